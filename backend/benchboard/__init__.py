@@ -1,0 +1,1 @@
+"""Benchboard results service."""

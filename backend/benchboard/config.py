@@ -1,0 +1,36 @@
+"""Every setting of the service, read once from the environment (see .env.example)."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class Settings(BaseSettings):
+    """`BENCHBOARD_*` variables, plus the conventional `DATABASE_URL`."""
+
+    model_config = SettingsConfigDict(env_prefix="BENCHBOARD_", env_file=".env", extra="ignore")
+
+    database_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("DATABASE_URL", "BENCHBOARD_DATABASE_URL"),
+    )
+    data_dir: Path = REPO_ROOT / ".data"
+    database_name: str = "benchboard"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 2
+    public_read: bool = True
+    demo: bool = True
+    max_body_bytes: int = 32 * 1024 * 1024
+    static_dir: Path = REPO_ROOT / "frontend" / "dist"
+    migrations_dir: Path = REPO_ROOT / "migrations"
+    webhook_url: str | None = None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

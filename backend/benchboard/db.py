@@ -1,0 +1,26 @@
+"""Engine and sessions. The request owns the transaction: commit on success, else roll back."""
+
+from collections.abc import Iterator
+
+from fastapi import Request
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def make_engine(url: str) -> Engine:
+    return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def make_session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    factory: sessionmaker[Session] = request.app.state.session_factory
+    with factory() as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

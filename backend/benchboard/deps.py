@@ -1,0 +1,63 @@
+"""Dependencies as Annotated aliases, so route signatures read like the contract."""
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from benchboard.config import Settings
+from benchboard.db import get_session
+from benchboard.errors import Forbidden, Unauthorized
+from benchboard.tokens.service import Principal, authenticate
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+_bearer = HTTPBearer(auto_error=False, description="A Benchboard API token")
+
+
+def get_app_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
+
+
+def _principal(
+    session: Session, credentials: HTTPAuthorizationCredentials | None
+) -> Principal | None:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        return None
+    return authenticate(session, credentials.credentials)
+
+
+def _require(permission: str):  # type: ignore[no-untyped-def]
+    def dependency(
+        session: SessionDep,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    ) -> Principal:
+        principal = _principal(session, credentials)
+        if principal is None:
+            raise Unauthorized("a valid token is required: send 'Authorization: Bearer <token>'")
+        if not principal.may(permission):
+            raise Forbidden(f"the token {principal.name!r} lacks the '{permission}' scope")
+        return principal
+
+    return dependency
+
+
+def _read_access(
+    session: SessionDep,
+    settings: SettingsDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> None:
+    if settings.public_read:
+        return
+    if _principal(session, credentials) is None:
+        raise Unauthorized("reads need a token on this server (BENCHBOARD_PUBLIC_READ=false)")
+
+
+UploadToken = Annotated[Principal, Depends(_require("upload"))]
+MaintainerToken = Annotated[Principal, Depends(_require("maintain"))]
+ReadAccess = Depends(_read_access)

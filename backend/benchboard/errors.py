@@ -1,0 +1,122 @@
+"""One error tree and one error envelope for every failure the API reports.
+
+Envelope: {"error": code, "message": text, "fields": [{"path": "results[3].value",
+"message": "must be a finite number"}]}.
+"""
+
+from collections.abc import Sequence
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class FieldError(BaseModel):
+    path: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: str
+    message: str
+    fields: list[FieldError] = []
+
+
+class AppError(Exception):
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, fields: Sequence[FieldError] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = list(fields)
+
+
+class ValidationFailed(AppError):
+    status_code = 422
+    code = "validation_error"
+
+
+class MalformedBody(AppError):
+    status_code = 400
+    code = "malformed_body"
+
+
+class UnsupportedMediaType(AppError):
+    status_code = 415
+    code = "unsupported_media_type"
+
+
+class BodyTooLarge(AppError):
+    status_code = 413
+    code = "body_too_large"
+
+
+class Unauthorized(AppError):
+    status_code = 401
+    code = "unauthorized"
+
+
+class Forbidden(AppError):
+    status_code = 403
+    code = "forbidden"
+
+
+class NotFound(AppError):
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(AppError):
+    status_code = 409
+    code = "conflict"
+
+
+def json_path(location: Sequence[int | str]) -> str:
+    """('results', 3, 'value') -> 'results[3].value'."""
+    path = ""
+    for part in location:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path or "(body)"
+
+
+def _envelope(error: AppError) -> JSONResponse:
+    body = ErrorOut(error=error.code, message=error.message, fields=error.fields)
+    headers = {"WWW-Authenticate": "Bearer"} if isinstance(error, Unauthorized) else None
+    return JSONResponse(body.model_dump(), status_code=error.status_code, headers=headers)
+
+
+def _query_validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    fields = [
+        FieldError(path=json_path([p for p in err["loc"] if p not in ("query", "path", "body")]),
+                   message=err["msg"])
+        for err in exc.errors()
+    ]
+    summary = "; ".join(f"{f.path}: {f.message}" for f in fields)
+    return _envelope(ValidationFailed(f"invalid request: {summary}", fields))
+
+
+def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {404: "not_found", 405: "method_not_allowed"}
+    error = AppError(str(exc.detail))
+    error.status_code = exc.status_code
+    error.code = codes.get(exc.status_code, "http_error")
+    return _envelope(error)
+
+
+def _app_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    return _envelope(exc)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(AppError, _app_error)
+    app.add_exception_handler(RequestValidationError, _query_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)

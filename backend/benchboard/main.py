@@ -1,0 +1,65 @@
+"""The application: create_app(settings) wires routers, errors, the database and the dashboard."""
+
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse, ORJSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+
+from benchboard.config import Settings, get_settings
+from benchboard.database_server import resolve_database_url
+from benchboard.db import make_engine, make_session_factory
+from benchboard.deps import SessionDep
+from benchboard.errors import NotFound, install_error_handlers
+from benchboard.runs.router import router as runs_router
+
+health_router = APIRouter(prefix="/api/v1", tags=["health"])
+
+
+@health_router.get("/health")
+def get_health(session: SessionDep) -> dict[str, str]:
+    """`ok` once the database answers."""
+    session.execute(text("SELECT 1"))
+    return {"status": "ok"}
+
+
+def create_app(settings: Settings, *, database_url: str | None = None) -> FastAPI:
+    app = FastAPI(
+        title="Benchboard",
+        version="1.0.0",
+        summary="Benchmark results: upload contract v1, series, comparisons, regressions.",
+        default_response_class=ORJSONResponse,
+    )
+    engine = make_engine(database_url or resolve_database_url(settings))
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.session_factory = make_session_factory(engine)
+    install_error_handlers(app)
+    for router in (health_router, runs_router):
+        app.include_router(router)
+    _serve_dashboard(app, settings.static_dir)
+    return app
+
+
+def _serve_dashboard(app: FastAPI, static_dir: Path) -> None:
+    """The built front end at `/`; client-side routes fall back to index.html."""
+    index = static_dir / "index.html"
+    if (static_dir / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=static_dir / "assets"), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    def get_dashboard(path: str) -> FileResponse:
+        if path.startswith("api/"):
+            raise NotFound(f"no API route /{path}")
+        candidate = (static_dir / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(static_dir.resolve()):
+            return FileResponse(candidate)
+        if not index.is_file():
+            raise NotFound("the dashboard is not built: run `make run` (it builds frontend/)")
+        return FileResponse(index)
+
+
+def create_app_from_environment() -> FastAPI:
+    """Factory for uvicorn workers: settings (and DATABASE_URL) come from the environment."""
+    return create_app(get_settings())

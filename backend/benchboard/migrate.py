@@ -1,0 +1,23 @@
+"""Run Alembic from code, so `benchboard db upgrade` and the tests share one path."""
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine
+
+from benchboard.config import Settings
+
+
+def alembic_config(settings: Settings, url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(settings.migrations_dir))
+    config.set_main_option("file_template", "%%(year)d%%(month).2d%%(day).2d_%%(slug)s")
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def upgrade_database(settings: Settings, engine: Engine) -> None:
+    """Bring the schema to the newest revision; a no-op when it is there already."""
+    config = alembic_config(settings, engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,151 @@
+"""Every table of the service: the schema in one read. Alembic migrations create them."""
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _created_at() -> Mapped[datetime]:
+    return mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Hardware(Base):
+    """A machine; the name identifies it (same name = same machine)."""
+
+    __tablename__ = "hardware"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(Text, unique=True)
+    info: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
+    created_at: Mapped[datetime] = _created_at()
+
+
+class ApiToken(Base):
+    """A bearer token; only the SHA-256 of the secret is kept."""
+
+    __tablename__ = "api_token"
+    __table_args__ = (CheckConstraint("scope IN ('upload', 'maintain', 'admin')", name="scope"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(Text, unique=True)
+    scope: Mapped[str] = mapped_column(Text)
+    token_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    created_at: Mapped[datetime] = _created_at()
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Run(Base):
+    """One upload: a set of results measured together on one machine."""
+
+    __tablename__ = "run"
+    __table_args__ = (
+        Index("ix_run_suite_started_at", "suite", "started_at"),
+        Index("ix_run_hardware_started_at", "hardware_id", "started_at"),
+        Index("ix_run_tags", "tags", postgresql_using="gin", postgresql_ops={"tags": "jsonb_path_ops"}),
+        Index(
+            "ix_run_environment",
+            "environment",
+            postgresql_using="gin",
+            postgresql_ops={"environment": "jsonb_path_ops"},
+        ),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    suite: Mapped[str] = mapped_column(Text)
+    name: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    source_url: Mapped[str | None] = mapped_column(Text)
+    git: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
+    environment: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
+    tags: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
+    result_count: Mapped[int] = mapped_column(Integer)
+    # The upload exactly as sent (for download) and the hash of its canonical form
+    # (for the idempotent-repeat check).
+    upload_body: Mapped[bytes] = mapped_column(LargeBinary)
+    upload_sha256: Mapped[bytes] = mapped_column(LargeBinary)
+    uploaded_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
+    created_at: Mapped[datetime] = _created_at()
+
+
+class Series(Base):
+    """A result's identity across runs; `fingerprint` hashes the identity fields once."""
+
+    __tablename__ = "series"
+    __table_args__ = (
+        CheckConstraint("direction IN ('lower', 'higher')", name="direction"),
+        CheckConstraint("mode IN ('sync', 'async')", name="mode"),
+        Index("ix_series_suite_benchmark", "suite", "benchmark"),
+        Index("ix_series_language_mode", "language", "mode"),
+        Index("ix_series_hardware_id", "hardware_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    fingerprint: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    suite: Mapped[str] = mapped_column(Text)
+    benchmark: Mapped[str] = mapped_column(Text)
+    params: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    language: Mapped[str] = mapped_column(Text)
+    implementation: Mapped[str | None] = mapped_column(Text)
+    mode: Mapped[str | None] = mapped_column(Text)
+    variant: Mapped[str | None] = mapped_column(Text)
+    hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
+    metric: Mapped[str] = mapped_column(Text)
+    unit: Mapped[str] = mapped_column(Text)
+    base_unit: Mapped[str] = mapped_column(Text)
+    direction: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
+
+
+class Result(Base):
+    """One figure of one run. `started_at` repeats the run's so history reads one index."""
+
+    __tablename__ = "result"
+    __table_args__ = (
+        UniqueConstraint("run_id", "series_id", name="uq_result_run_id_series_id"),
+        Index(
+            "ix_result_series_started_at",
+            "series_id",
+            "started_at",
+            postgresql_include=["value_base", "value", "run_id"],
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    value: Mapped[float] = mapped_column(Double)
+    unit: Mapped[str] = mapped_column(Text)
+    value_base: Mapped[float] = mapped_column(Double)
+    stats: Mapped[dict[str, float] | None] = mapped_column(JSONB)
+    samples: Mapped[list[float] | None] = mapped_column(ARRAY(Double))

@@ -1,0 +1,86 @@
+"""HTTP for runs: the upload of contract v1, the run list, one run, its raw upload."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+
+from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
+from benchboard.errors import ErrorOut
+from benchboard.runs import service
+from benchboard.runs.body import parse_upload, read_body, require_json
+from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload
+from benchboard.runs.store import store_run
+
+router = APIRouter(prefix="/api/v1", tags=["runs"])
+
+_UPLOAD_ERRORS: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorOut} for code in (400, 401, 403, 409, 413, 415, 422)
+}
+
+
+@router.post(
+    "/runs",
+    status_code=201,
+    responses={200: {"model": RunCreated, "description": "idempotent repeat"}, **_UPLOAD_ERRORS},
+    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/RunUpload"}}}}},
+)
+async def create_run(
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+    token: UploadToken,
+) -> RunCreated:
+    """Upload one run (contract v1). Stored whole or not at all."""
+    require_json(request)
+    body = await read_body(request, limit=settings.max_body_bytes)
+    upload = parse_upload(body)
+    stored = store_run(session, upload, raw_body=body, uploader=token)
+    if not stored.created:
+        response.status_code = 200
+    return RunCreated(id=stored.id, url=f"/api/v1/runs/{stored.id}",
+                      result_count=stored.result_count)
+
+
+@router.get("/runs", dependencies=[ReadAccess])
+def list_runs(
+    session: SessionDep,
+    suite: str | None = None,
+    hardware: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    cursor: str | None = None,
+) -> RunPage:
+    """Runs, newest first, filtered by suite, hardware and time."""
+    return service.list_runs(session, suite=suite, hardware=hardware, since=since, until=until,
+                             limit=limit, cursor=cursor)
+
+
+@router.get("/runs/{run_id}", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})
+def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
+    """One run with its metadata and every result."""
+    return service.get_run(session, run_id)
+
+
+@router.get(
+    "/runs/{run_id}/upload",
+    dependencies=[ReadAccess],
+    response_class=JSONResponse,
+    responses={200: {"content": {"application/json": {}}}, 404: {"model": ErrorOut}},
+)
+def get_run_upload(run_id: uuid.UUID, session: SessionDep) -> Response:
+    """The run's upload exactly as it was sent."""
+    body = service.get_upload_body(session, run_id)
+    return Response(body, media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="run-{run_id}.json"'})
+
+
+@router.get("/schema/upload", tags=["schema"])
+def get_upload_schema() -> dict[str, object]:
+    """The upload contract v1 as JSON Schema."""
+    return RunUpload.model_json_schema()

@@ -1,0 +1,181 @@
+"""The upload contract v1 (shared/contract/upload-v1.md) and the run read models.
+
+Validation runs in pydantic-core (no Python validators per result) because one
+upload may carry 100,000 results.
+"""
+
+import math
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
+
+from benchboard.units import Direction
+
+MAX_RESULTS = 100_000
+MAX_SAMPLES = 100_000
+MAX_NAME = 200
+MAX_TEXT = 2_000
+MAX_MAP_KEYS = 100
+MAX_PARAMS = 32
+SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
+LANGUAGE_PATTERN = r"^[a-z0-9][a-z0-9+#._-]{0,49}$"
+
+FiniteNumber = Annotated[float, Field(allow_inf_nan=False, strict=True)]
+Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME)]
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+StringMap = Annotated[dict[Name, Text], Field(max_length=MAX_MAP_KEYS)]
+# Params are flat: numbers, strings, booleans (bool first so `true` is not read as 1).
+ParamValue = StrictBool | StrictInt | FiniteNumber | Name
+ParamMap = Annotated[dict[Name, ParamValue], Field(max_length=MAX_PARAMS)]
+UnitName = Literal[
+    "ns", "us", "µs", "μs", "ms", "s", "ops/s", "req/s", "B/s", "KiB/s", "MiB/s", "GiB/s",
+    "KB/s", "MB/s", "GB/s", "B", "KiB", "MiB", "GiB", "count", "percent",
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GitInfo(Strict):
+    repo: Text | None = None
+    commit: Annotated[StrictStr, Field(max_length=100)] | None = None
+    branch: Name | None = None
+
+
+class HardwareIn(BaseModel):
+    """`name` identifies the machine; further string/number keys are kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: Name
+    cpu: Text | None = None
+    cores: Annotated[StrictInt, Field(ge=0)] | None = None
+    memory_gb: Annotated[FiniteNumber, Field(ge=0)] | None = None
+    storage: Text | None = None
+    os: Text | None = None
+
+    @model_validator(mode="after")
+    def _further_keys_are_short_scalars(self) -> Self:
+        extra = self.model_extra or {}
+        if len(extra) > MAX_MAP_KEYS:
+            raise ValueError(f"at most {MAX_MAP_KEYS} further keys")
+        for key, value in extra.items():
+            is_number = isinstance(value, int | float) and not isinstance(value, bool)
+            if not (is_number or isinstance(value, str)):
+                raise ValueError(f"{key}: further hardware keys must be strings or numbers")
+            if len(key) > MAX_NAME or (isinstance(value, str) and len(value) > MAX_TEXT):
+                raise ValueError(f"{key}: too long")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{key}: must be a finite number")
+        return self
+
+
+class Stats(Strict):
+    n: Annotated[StrictInt, Field(ge=0)] | None = None
+    min: FiniteNumber | None = None
+    max: FiniteNumber | None = None
+    mean: FiniteNumber | None = None
+    median: FiniteNumber | None = None
+    stddev: Annotated[FiniteNumber, Field(ge=0)] | None = None
+    p50: FiniteNumber | None = None
+    p75: FiniteNumber | None = None
+    p90: FiniteNumber | None = None
+    p95: FiniteNumber | None = None
+    p99: FiniteNumber | None = None
+    p999: FiniteNumber | None = None
+
+
+class ResultUpload(Strict):
+    benchmark: Name
+    params: ParamMap = Field(default_factory=dict)
+    language: Annotated[StrictStr, Field(pattern=LANGUAGE_PATTERN)]
+    implementation: Name | None = None
+    mode: Literal["sync", "async"] | None = None
+    variant: Name | None = None
+    metric: Name
+    unit: UnitName
+    direction: Direction | None = None
+    value: FiniteNumber
+    stats: Stats | None = None
+    samples: Annotated[list[FiniteNumber], Field(max_length=MAX_SAMPLES)] | None = None
+
+
+class RunUpload(Strict):
+    """A run as runners send it: contract v1."""
+
+    id: uuid.UUID | None = None
+    suite: Annotated[StrictStr, Field(pattern=SLUG_PATTERN)]
+    name: Text | None = None
+    started_at: AwareDatetime
+    source_url: Text | None = None
+    git: GitInfo | None = None
+    hardware: HardwareIn
+    environment: StringMap = Field(default_factory=dict)
+    tags: StringMap = Field(default_factory=dict)
+    results: Annotated[list[ResultUpload], Field(min_length=1, max_length=MAX_RESULTS)]
+
+
+class RunCreated(BaseModel):
+    id: uuid.UUID
+    url: str
+    result_count: int
+
+
+class RunSummary(BaseModel):
+    id: uuid.UUID
+    suite: str
+    name: str | None
+    started_at: datetime
+    hardware_name: str
+    result_count: int
+    source_url: str | None
+    tags: dict[str, str]
+    created_at: datetime
+
+
+class RunPage(BaseModel):
+    items: list[RunSummary]
+    next_cursor: str | None
+
+
+class HardwareOut(BaseModel):
+    name: str
+    info: dict[str, Any]
+
+
+class ResultOut(BaseModel):
+    id: int
+    series_id: int
+    benchmark: str
+    params: dict[str, Any]
+    language: str
+    implementation: str | None
+    mode: str | None
+    variant: str | None
+    metric: str
+    unit: str
+    base_unit: str
+    direction: Direction
+    value: float
+    value_base: float
+    stats: dict[str, float] | None
+    sample_count: int
+
+
+class RunDetail(RunSummary):
+    git: dict[str, Any] | None
+    environment: dict[str, str]
+    hardware: HardwareOut
+    results: list[ResultOut]

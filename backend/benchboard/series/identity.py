@@ -1,0 +1,32 @@
+"""A series' identity: the contract's identity fields, hashed once when results are written."""
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+
+def canonical_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Integral floats become ints so that `10000` and `10000.0` name the same series."""
+    return {
+        key: int(value) if isinstance(value, float) and value.is_integer() else value
+        for key, value in params.items()
+    }
+
+
+def series_fingerprint(
+    *,
+    suite: str,
+    benchmark: str,
+    params: Mapping[str, Any],
+    language: str,
+    implementation: str | None,
+    mode: str | None,
+    variant: str | None,
+    hardware: str,
+    metric: str,
+) -> bytes:
+    identity = [suite, benchmark, canonical_params(params), language, implementation, mode,
+                variant, hardware, metric]
+    return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).digest()
