@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { OKABE_ITO } from "../../../lib/colors";
+import { buildBarCharts, type SeriesLike } from "./barCharts";
+
+type Overrides = Partial<SeriesLike> & {
+  value: number;
+  unit?: string;
+  base?: number;
+  stats?: { min: number; max: number };
+};
+
+function series(overrides: Overrides): SeriesLike {
+  const { value, unit = "us", base = value * 1e-6, stats = null, ...rest } = overrides;
+  return {
+    id: `s-${Math.random()}`,
+    suite: "dart-async-file-writes",
+    benchmark: "file-write-tiny",
+    params: { writes: 10000 },
+    language: "dart",
+    implementation: "dart:io",
+    mode: "sync",
+    variant: "sequential",
+    hardware: "m1",
+    metric: "time_per_op",
+    base_unit: "s",
+    direction: "lower",
+    latest: { run_id: "r1", started_at: "2026-01-01T00:00:00Z", value, unit, value_base: base, stats },
+    ...rest,
+  };
+}
+
+describe("buildBarCharts", () => {
+  it("puts sync and async of one workload in one group with distinct colours", () => {
+    const [chart] = buildBarCharts([series({ value: 57.444 }), series({ value: 119.898, mode: "async" })]);
+    expect(chart?.rows).toHaveLength(1);
+    expect(chart?.bars.map((b) => [b.label, b.color])).toEqual([
+      ["dart · dart:io · sync · sequential", OKABE_ITO.blue],
+      ["dart · dart:io · async · sequential", OKABE_ITO.vermillion],
+    ]);
+    expect(chart?.scale.label).toBe("µs");
+    const cells = Object.values(chart?.rows[0]?.cells ?? {}).map((c) => c.value);
+    expect(cells[0]).toBeCloseTo(57.444);
+    expect(cells[1]).toBeCloseTo(119.898);
+    expect(chart?.direction).toBe("lower");
+  });
+
+  it("makes one group per benchmark and params", () => {
+    const [chart] = buildBarCharts([series({ value: 1 }), series({ value: 2, params: { writes: 30000 } })]);
+    expect(chart?.rows.map((r) => r.label)).toEqual([
+      "file-write-tiny (writes=10000)",
+      "file-write-tiny (writes=30000)",
+    ]);
+  });
+
+  it("splits charts by metric and unit dimension and compares mixed units in base units", () => {
+    const charts = buildBarCharts([
+      series({ value: 943, unit: "ns", base: 943e-9 }),
+      series({ value: 31.41, unit: "us", base: 31.41e-6, mode: "async" }),
+      series({
+        value: 762000,
+        unit: "ops/s",
+        base: 762000,
+        metric: "iops",
+        base_unit: "ops/s",
+        direction: "higher",
+      }),
+    ]);
+    expect(charts.map((c) => c.key)).toEqual(["iops [ops/s]", "time_per_op [s]"]);
+    const time = charts[1];
+    expect(time?.scale.label).toBe("µs");
+    expect(Object.values(time?.rows[0]?.cells ?? {}).map((c) => Number(c.value.toFixed(3)))).toEqual([
+      0.943, 31.41,
+    ]);
+    expect(charts[0]?.direction).toBe("higher");
+  });
+
+  it("turns stats.min and max into error offsets in display units", () => {
+    const [chart] = buildBarCharts([series({ value: 87.5, stats: { min: 84, max: 91 } })]);
+    const cell = Object.values(chart?.rows[0]?.cells ?? {})[0];
+    expect(cell?.error?.[0]).toBeCloseTo(3.5);
+    expect(cell?.error?.[1]).toBeCloseTo(3.5);
+  });
+
+  it("names the hardware in group labels only when a chart mixes machines", () => {
+    const [chart] = buildBarCharts([series({ value: 1 }), series({ value: 2, hardware: "m2" })]);
+    expect(chart?.rows.map((r) => r.label)).toEqual([
+      "file-write-tiny (writes=10000) [m1]",
+      "file-write-tiny (writes=10000) [m2]",
+    ]);
+  });
+
+  it("says when directions differ within a chart", () => {
+    const [chart] = buildBarCharts([
+      series({ value: 1 }),
+      series({ value: 2, direction: "higher", mode: "async" }),
+    ]);
+    expect(chart?.direction).toBe("mixed");
+  });
+});

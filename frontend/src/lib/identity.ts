@@ -1,0 +1,29 @@
+/** Readable names for the parts of a series identity. */
+
+export type Params = Record<string, string | number | boolean>;
+
+/** "writes=10000, payload_bytes=13" in the order the keys were given; "" for none. */
+export function formatParams(params: Params | null | undefined): string {
+  if (!params) return "";
+  return Object.entries(params)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(", ");
+}
+
+/** "file-write-tiny (writes=10000, payload_bytes=13)". */
+export function workloadLabel(benchmark: string, params: Params | null | undefined): string {
+  const text = formatParams(params);
+  return text ? `${benchmark} (${text})` : benchmark;
+}
+
+export interface Implementation {
+  language: string;
+  implementation?: string | null;
+  mode?: string | null;
+  variant?: string | null;
+}
+
+/** "dart · dart:io · async · sequential", leaving out the parts a result does not have. */
+export function implementationLabel(item: Implementation): string {
+  return [item.language, item.implementation, item.mode, item.variant].filter(Boolean).join(" · ");
+}

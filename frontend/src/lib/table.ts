@@ -1,0 +1,54 @@
+import type { ReactNode } from "react";
+
+export type Cell = string | number | boolean | null;
+export type SortDir = "asc" | "desc";
+
+/** One table column: what the cell shows, how it sorts and what it exports. */
+export interface Column<Row> {
+  id: string;
+  header: string;
+  /** The text the cell shows (and the CSV cell unless `raw` is given). */
+  text: (row: Row) => string;
+  /** Sort key; defaults to the text. Nulls sort last. */
+  sortValue?: (row: Row) => number | string | null;
+  /** Export cells, e.g. the unscaled number and its unit; defaults to { [header]: text }. */
+  raw?: (row: Row) => Record<string, Cell>;
+  /** Machine-readable value put in the cell's <data value>, for numeric cells. */
+  dataValue?: (row: Row) => number | null;
+  /** Custom cell content (links, swatches); the text is used otherwise. */
+  render?: (row: Row) => ReactNode;
+  align?: "start" | "end";
+}
+
+function compare(a: number | string | null, b: number | string | null): number {
+  if (a === null) return b === null ? 0 : 1;
+  if (b === null) return -1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b), "en", { numeric: true });
+}
+
+/** A sorted copy; nulls stay last in both directions; ties keep their order. */
+export function sortRows<Row>(rows: readonly Row[], column: Column<Row> | undefined, dir: SortDir): Row[] {
+  if (!column) return [...rows];
+  const key = column.sortValue ?? column.text;
+  const keyed = rows.map((row, index) => ({ row, index, key: key(row) }));
+  keyed.sort((x, y) => {
+    if (x.key === null || y.key === null) return compare(x.key, y.key) || x.index - y.index;
+    const order = compare(x.key, y.key);
+    return (dir === "asc" ? order : -order) || x.index - y.index;
+  });
+  return keyed.map((k) => k.row);
+}
+
+/** The rows as flat records with the columns' export cells, in table order. */
+export function toRecords<Row>(
+  columns: readonly Column<Row>[],
+  rows: readonly Row[],
+): Record<string, Cell>[] {
+  return rows.map((row) => {
+    const record: Record<string, Cell> = {};
+    for (const column of columns)
+      Object.assign(record, column.raw ? column.raw(row) : { [column.header]: column.text(row) });
+    return record;
+  });
+}
