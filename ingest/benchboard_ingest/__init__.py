@@ -1,0 +1,50 @@
+"""Benchboard ingest: turn benchmark tools' native output into contract v1 results.
+
+Stable API for the service (`POST /api/v1/ingest/{format}`):
+
+- ``FORMATS``: every format name accepted.
+- ``parse_file_content(raw, *, format, context, filename="<body>") -> list[dict]``:
+  parse one file's text (format detected when ``format`` is None) into
+  JSON-serializable contract v1 result dicts; raises ``ParseError``.
+- ``ParseContext``: defaults for what a tool does not say (language,
+  implementation, mode, variant, benchmark).
+- ``apply_overrides(results, context) -> list[dict]``: force the context's values
+  onto every result, as the CLI flags do.
+- ``ParseError(file, location, expected)``: unknown format or broken input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .detect import detect_format
+from .errors import ParseError
+from .formats import FORMATS, run_parser
+from .model import ParseContext, Result
+from .overrides import apply_overrides
+
+__all__ = ["FORMATS", "ParseContext", "ParseError", "Result", "apply_overrides",
+           "detect_format", "parse_file_content"]
+
+
+def parse_file_content(raw: str, *, format: str | None, context: ParseContext,  # noqa: A002
+                       filename: str = "<body>") -> list[dict[str, Any]]:
+    """Parse one file's text into contract v1 result dicts.
+
+    `format` is one of ``FORMATS`` or None to detect it. The file name is used
+    in error messages and, for criterion's estimates.json, to name the benchmark.
+    Raises ParseError naming the file, the line or key, and what was expected.
+    """
+    if format is not None and format not in FORMATS:
+        raise ParseError(filename, "format", f"one of {', '.join(FORMATS)}")
+    name = format or detect_format(raw, filename)
+    results = run_parser(name, raw, _with_source(context, filename))
+    if not results:
+        raise ParseError(filename, "end of input", f"at least one {name} result")
+    return [dict(result) for result in results]
+
+
+def _with_source(context: ParseContext, filename: str) -> ParseContext:
+    from dataclasses import replace
+
+    return replace(context, source=filename)

@@ -1,0 +1,69 @@
+"""The format registry: every name the CLI and the service accept, and its parser."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .model import ParseContext, Result
+from .parsers import (
+    ab,
+    autocannon,
+    benchmarkdotnet,
+    benchmarkjs,
+    contract,
+    criterion,
+    dart,
+    fio,
+    gbench,
+    gotest,
+    hey,
+    hyperfine,
+    jmh,
+    pgbench,
+    pyperf,
+    pytest_benchmark,
+    sysbench,
+    tinybench,
+    wrk,
+)
+
+
+
+class Parser(Protocol):
+    """A pure parser: the text of one file in, contract results out."""
+
+    def __call__(self, raw: str, *, context: ParseContext) -> list[Result]: ...
+
+
+PARSERS: dict[str, Parser] = {
+    "wrk": wrk.parse,
+    "ab": ab.parse,
+    "ab-csv": ab.parse_percentiles,
+    "fio": fio.parse,
+    "hyperfine": hyperfine.parse,
+    "pytest-benchmark": pytest_benchmark.parse,
+    "go": gotest.parse,
+    "go-json": gotest.parse_json,
+    "google-benchmark": gbench.parse,
+    "jmh": jmh.parse,
+    "criterion": criterion.parse,
+    "criterion-benchmark": criterion.parse_benchmark_json,
+    "criterion-stdout": criterion.parse_stdout,
+    "pyperf": pyperf.parse,
+    "pgbench": pgbench.parse,
+    "sysbench": sysbench.parse,
+    "hey": hey.parse,
+    "autocannon": autocannon.parse,
+    "tinybench": tinybench.parse,
+    "tinybench-json": tinybench.parse_json,
+    "benchmarkjs": benchmarkjs.parse,
+    "dart": dart.parse,
+    "benchmarkdotnet": benchmarkdotnet.parse,
+    "contract": contract.parse,
+}
+
+FORMATS: list[str] = list(PARSERS)
+
+
+def run_parser(name: str, raw: str, context: ParseContext) -> list[Result]:
+    return PARSERS[name](raw, context=context)

@@ -1,0 +1,150 @@
+"""Contract v1 result objects, the context a parser receives, and how results are built."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal, Required, TypedDict, cast
+
+Direction = Literal["lower", "higher"]
+ParamValue = str | int | float | bool
+
+STAT_KEYS = (
+    "n", "min", "max", "mean", "median", "stddev",
+    "p50", "p75", "p90", "p95", "p99", "p999",
+)
+
+
+class Stats(TypedDict, total=False):
+    """Summary statistics in the result's unit (`n` is a count)."""
+
+    n: float
+    min: float
+    max: float
+    mean: float
+    median: float
+    stddev: float
+    p50: float
+    p75: float
+    p90: float
+    p95: float
+    p99: float
+    p999: float
+
+
+class Result(TypedDict, total=False):
+    """One contract v1 result, exactly the JSON object the service accepts."""
+
+    benchmark: Required[str]
+    params: dict[str, ParamValue]
+    language: Required[str]
+    implementation: str
+    mode: str
+    variant: str
+    metric: Required[str]
+    unit: Required[str]
+    direction: Direction
+    value: Required[float]
+    stats: Stats
+    samples: list[float]
+
+
+@dataclass(frozen=True)
+class ParseContext:
+    """Defaults from the caller for what a tool's output does not say.
+
+    `source` names the input in error messages; parsers never open it.
+    """
+
+    language: str | None = None
+    implementation: str | None = None
+    mode: str | None = None
+    variant: str | None = None
+    benchmark: str | None = None
+    source: str = "<input>"
+
+
+# Used when neither the tool nor the caller says which language was measured.
+UNKNOWN_LANGUAGE = "unknown"
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What one figure is: metric name, contract unit and which way is better."""
+
+    metric: str
+    unit: str
+    direction: Direction
+
+
+def make_result(
+    context: ParseContext,
+    *,
+    benchmark: str,
+    measure: Measure,
+    value: float,
+    language: str | None = None,
+    params: dict[str, ParamValue] | None = None,
+    stats: Stats | None = None,
+    samples: list[float] | None = None,
+    mode: str | None = None,
+    implementation: str | None = None,
+) -> Result:
+    """Build a result; context fills what the tool did not say."""
+    result: Result = {
+        "benchmark": benchmark,
+        "language": language or context.language or UNKNOWN_LANGUAGE,
+        "metric": measure.metric,
+        "unit": measure.unit,
+        "direction": measure.direction,
+        "value": value,
+    }
+    if params:
+        result["params"] = params
+    _set_optional(result, "implementation", implementation or context.implementation)
+    _set_optional(result, "mode", mode or context.mode)
+    _set_optional(result, "variant", context.variant)
+    clean = clean_stats(stats or {})
+    if clean:
+        result["stats"] = clean
+    if samples:
+        result["samples"] = [s for s in samples if math.isfinite(s)]
+    return result
+
+
+def _set_optional(result: Result, key: Literal["implementation", "mode", "variant"],
+                  value: str | None) -> None:
+    if value:
+        result[key] = value
+
+
+def clean_stats(stats: Stats) -> Stats:
+    """Drop non-finite figures: the contract accepts only finite numbers."""
+    return cast(Stats, {k: v for k, v in stats.items() if math.isfinite(v)})
+
+
+def set_stat(stats: Stats, key: str, value: float) -> None:
+    """Set a statistic named at run time (percentile keys come from the input)."""
+    if key not in STAT_KEYS:
+        raise KeyError(key)
+    cast(dict[str, float], stats)[key] = value
+
+
+@dataclass(frozen=True)
+class ResultFactory:
+    """Builds the results of one benchmark: everything but the figure is fixed."""
+
+    context: ParseContext
+    benchmark: str
+    params: dict[str, ParamValue] | None = None
+    language: str | None = None
+    implementation: str | None = None
+    mode: str | None = None
+
+    def __call__(self, measure: Measure, value: float, stats: Stats | None = None,
+                 samples: list[float] | None = None) -> Result:
+        return make_result(
+            self.context, benchmark=self.benchmark, measure=measure, value=value,
+            language=self.language, params=self.params, stats=stats, samples=samples,
+            mode=self.mode, implementation=self.implementation,
+        )

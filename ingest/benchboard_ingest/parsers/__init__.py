@@ -1,0 +1,1 @@
+"""One pure parser per tool: `parse(raw, *, context) -> list[Result]`."""

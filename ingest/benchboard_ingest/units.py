@@ -1,0 +1,95 @@
+"""Figures as tools print them ("1.85MB", "2.83ms", "6.47k") turned into contract units.
+
+Scaling goes through Decimal so that "1.68s" becomes exactly 1680.0 ms and
+"6.47k" exactly 6470.0, not 6470.000000000001.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+# Seconds per time unit, for every spelling tools use.
+_SECONDS = {
+    "ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"), "μs": Decimal("1e-6"),
+    "ms": Decimal("1e-3"), "s": Decimal(1), "sec": Decimal(1), "m": Decimal(60),
+    "min": Decimal(60), "h": Decimal(3600),
+}
+# Contract units the spellings above map onto (minutes and hours become seconds).
+_CONTRACT_TIME = {"ns": "ns", "us": "us", "µs": "us", "μs": "us", "ms": "ms", "s": "s",
+                  "sec": "s", "m": "s", "min": "s", "h": "s"}
+_METRIC_PREFIX = {"": Decimal(1), "k": Decimal(1000), "K": Decimal(1000),
+                  "M": Decimal(10**6), "G": Decimal(10**9), "T": Decimal(10**12)}
+_BINARY_SIZE = {"B": "B", "KB": "KiB", "MB": "MiB", "GB": "GiB"}
+_DECIMAL_SIZE = {"B": "B", "KB": "KB", "MB": "MB", "GB": "GB"}
+_QUANTITY = re.compile(r"^\s*([-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(\S*)\s*$")
+
+TIME_UNITS = frozenset({"ns", "us", "ms", "s"})
+
+
+def to_decimal(text: str) -> Decimal:
+    """A printed number, thousands separators allowed ("10,985.9323")."""
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        raise ValueError(f"not a number: {text!r}") from None
+
+
+def parse_number(text: str) -> float:
+    return float(to_decimal(text))
+
+
+def split_quantity(text: str) -> tuple[Decimal, str]:
+    """Split "2.83ms" into (2.83, "ms"); the suffix may be empty."""
+    match = _QUANTITY.match(text)
+    if match is None:
+        raise ValueError(f"not a quantity: {text!r}")
+    return to_decimal(match.group(1)), match.group(2)
+
+
+def is_time_unit(symbol: str) -> bool:
+    return symbol in _SECONDS
+
+
+def contract_time_unit(symbol: str) -> str:
+    """The contract unit for a printed time unit ("µs" -> "us", "m" -> "s")."""
+    if symbol not in _CONTRACT_TIME:
+        raise ValueError(f"not a time unit: {symbol!r}")
+    return _CONTRACT_TIME[symbol]
+
+
+def convert_time(value: Decimal | float, from_unit: str, to_unit: str) -> float:
+    """Convert between any two time spellings known here."""
+    if from_unit not in _SECONDS or to_unit not in _SECONDS:
+        raise ValueError(f"cannot convert {from_unit!r} to {to_unit!r}")
+    amount = value if isinstance(value, Decimal) else Decimal(repr(value))
+    return float(amount * _SECONDS[from_unit] / _SECONDS[to_unit])
+
+
+def parse_time(text: str) -> tuple[float, str]:
+    """ "2.83ms" -> (2.83, "ms"); "2m" -> (120.0, "s")."""
+    amount, symbol = split_quantity(text)
+    unit = contract_time_unit(symbol)
+    return convert_time(amount, symbol, unit), unit
+
+
+def parse_metric_count(text: str) -> float:
+    """ "6.47k" -> 6470.0 (1000-based prefixes, as wrk and hey print counts)."""
+    amount, prefix = split_quantity(text)
+    if prefix not in _METRIC_PREFIX:
+        raise ValueError(f"unknown prefix in {text!r}")
+    return float(amount * _METRIC_PREFIX[prefix])
+
+
+def parse_size(text: str, *, binary: bool) -> tuple[float, str]:
+    """ "5.57MB" -> (5.57, "MiB") when the tool counts in 1024s, else (5.57, "MB")."""
+    amount, symbol = split_quantity(text)
+    table = _BINARY_SIZE if binary else _DECIMAL_SIZE
+    if symbol not in table:
+        raise ValueError(f"unknown size unit in {text!r}")
+    return float(amount), table[symbol]
+
+
+def rate_unit(size_unit: str) -> str:
+    """ "MiB" -> "MiB/s"."""
+    return f"{size_unit}/s"
