@@ -1,9 +1,8 @@
 """Alembic environment: the URL comes from the caller (benchboard.migrate), never a file."""
 
 from alembic import context
-from sqlalchemy import create_engine
-
 from benchboard.models import Base
+from sqlalchemy import create_engine
 
 config = context.config
 target_metadata = Base.metadata
@@ -21,8 +20,12 @@ def run_migrations_online() -> None:
 
 
 def _run(connection) -> None:  # type: ignore[no-untyped-def]
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      compare_type=True, compare_server_default=False)
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        compare_type=True,
+        compare_server_default=False,
+    )
     with context.begin_transaction():
         context.run_migrations()
 

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import cast
 
 import uvicorn
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from benchboard.config import Settings, get_settings
@@ -50,9 +50,15 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
             load_demo(session)
     engine.dispose()
     logger.info("serving on http://%s:%s", settings.host, settings.port)
-    uvicorn.run("benchboard.main:create_app_from_environment", factory=True,
-                host=settings.host, port=settings.port, workers=settings.workers,
-                log_level="info", access_log=args.access_log)
+    uvicorn.run(
+        "benchboard.main:create_app_from_environment",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level="info",
+        access_log=args.access_log,
+    )
 
 
 def db_upgrade(settings: Settings, _: argparse.Namespace) -> None:
@@ -72,7 +78,9 @@ def db_reset(settings: Settings, args: argparse.Namespace) -> None:
     from psycopg import sql
 
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
     ensure_database(admin, name)
     db_upgrade(settings, args)
 
@@ -113,7 +121,9 @@ def print_openapi(settings: Settings, _: argparse.Namespace) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="benchboard", description=__doc__)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
-    serve_parser = commands.add_parser("serve", help="migrate, load the demo, serve API + dashboard")
+    serve_parser = commands.add_parser(
+        "serve", help="migrate, load the demo, serve API + dashboard"
+    )
     serve_parser.add_argument("--access-log", action="store_true")
     serve_parser.set_defaults(run=serve)
     db = commands.add_parser("db", help="database schema").add_subparsers(required=True)

@@ -13,8 +13,9 @@ logger = logging.getLogger(__name__)
 
 def demo_files() -> list[tuple[str, bytes]]:
     folder = resources.files("benchboard") / "demo"
-    return sorted((item.name, item.read_bytes()) for item in folder.iterdir()
-                  if item.name.endswith(".json"))
+    return sorted(
+        (item.name, item.read_bytes()) for item in folder.iterdir() if item.name.endswith(".json")
+    )
 
 
 def load_demo(session: Session) -> list[StoredRun]:

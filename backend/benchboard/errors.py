@@ -94,8 +94,10 @@ def _envelope(error: AppError) -> JSONResponse:
 def _query_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     fields = [
-        FieldError(path=json_path([p for p in err["loc"] if p not in ("query", "path", "body")]),
-                   message=err["msg"])
+        FieldError(
+            path=json_path([p for p in err["loc"] if p not in ("query", "path", "body")]),
+            message=err["msg"],
+        )
         for err in exc.errors()
     ]
     summary = "; ".join(f"{f.path}: {f.message}" for f in fields)

@@ -70,7 +70,9 @@ class Run(Base):
     __table_args__ = (
         Index("ix_run_suite_started_at", "suite", "started_at"),
         Index("ix_run_hardware_started_at", "hardware_id", "started_at"),
-        Index("ix_run_tags", "tags", postgresql_using="gin", postgresql_ops={"tags": "jsonb_path_ops"}),
+        Index(
+            "ix_run_tags", "tags", postgresql_using="gin", postgresql_ops={"tags": "jsonb_path_ops"}
+        ),
         Index(
             "ix_run_environment",
             "environment",

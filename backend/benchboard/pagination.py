@@ -18,6 +18,8 @@ def decode_cursor(cursor: str) -> list[object]:
     except (binascii.Error, orjson.JSONDecodeError, ValueError):
         key = None
     if not isinstance(key, list):
-        raise ValidationFailed("the cursor is not one this service gave out",
-                               [FieldError(path="cursor", message="invalid cursor")])
+        raise ValidationFailed(
+            "the cursor is not one this service gave out",
+            [FieldError(path="cursor", message="invalid cursor")],
+        )
     return key

@@ -18,8 +18,15 @@ class UnitInfo:
 
 
 _TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-_RATE = {"B/s": 1.0, "KiB/s": 1024.0, "MiB/s": 1024.0**2, "GiB/s": 1024.0**3,
-         "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9}
+_RATE = {
+    "B/s": 1.0,
+    "KiB/s": 1024.0,
+    "MiB/s": 1024.0**2,
+    "GiB/s": 1024.0**3,
+    "KB/s": 1e3,
+    "MB/s": 1e6,
+    "GB/s": 1e9,
+}
 _SIZE = {"B": 1.0, "KiB": 1024.0, "MiB": 1024.0**2, "GiB": 1024.0**3}
 
 UNITS: dict[str, UnitInfo] = {

@@ -25,8 +25,12 @@ _UPLOAD_ERRORS: dict[int | str, dict[str, object]] = {
     "/runs",
     status_code=201,
     responses={200: {"model": RunCreated, "description": "idempotent repeat"}, **_UPLOAD_ERRORS},
-    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/RunUpload"}}}}},
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RunUpload"}}},
+        }
+    },
 )
 async def create_run(
     request: Request,
@@ -42,8 +46,9 @@ async def create_run(
     stored = store_run(session, upload, raw_body=body, uploader=token)
     if not stored.created:
         response.status_code = 200
-    return RunCreated(id=stored.id, url=f"/api/v1/runs/{stored.id}",
-                      result_count=stored.result_count)
+    return RunCreated(
+        id=stored.id, url=f"/api/v1/runs/{stored.id}", result_count=stored.result_count
+    )
 
 
 @router.get("/runs", dependencies=[ReadAccess])
@@ -57,8 +62,15 @@ def list_runs(
     cursor: str | None = None,
 ) -> RunPage:
     """Runs, newest first, filtered by suite, hardware and time."""
-    return service.list_runs(session, suite=suite, hardware=hardware, since=since, until=until,
-                             limit=limit, cursor=cursor)
+    return service.list_runs(
+        session,
+        suite=suite,
+        hardware=hardware,
+        since=since,
+        until=until,
+        limit=limit,
+        cursor=cursor,
+    )
 
 
 @router.get("/runs/{run_id}", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})
@@ -76,8 +88,11 @@ def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
 def get_run_upload(run_id: uuid.UUID, session: SessionDep) -> Response:
     """The run's upload exactly as it was sent."""
     body = service.get_upload_body(session, run_id)
-    return Response(body, media_type="application/json", headers={
-        "Content-Disposition": f'attachment; filename="run-{run_id}.json"'})
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="run-{run_id}.json"'},
+    )
 
 
 @router.get("/schema/upload", tags=["schema"])

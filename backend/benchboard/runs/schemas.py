@@ -39,8 +39,27 @@ StringMap = Annotated[dict[Name, Text], Field(max_length=MAX_MAP_KEYS)]
 ParamValue = StrictBool | StrictInt | FiniteNumber | Name
 ParamMap = Annotated[dict[Name, ParamValue], Field(max_length=MAX_PARAMS)]
 UnitName = Literal[
-    "ns", "us", "µs", "μs", "ms", "s", "ops/s", "req/s", "B/s", "KiB/s", "MiB/s", "GiB/s",
-    "KB/s", "MB/s", "GB/s", "B", "KiB", "MiB", "GiB", "count", "percent",
+    "ns",
+    "us",
+    "µs",
+    "μs",
+    "ms",
+    "s",
+    "ops/s",
+    "req/s",
+    "B/s",
+    "KiB/s",
+    "MiB/s",
+    "GiB/s",
+    "KB/s",
+    "MB/s",
+    "GB/s",
+    "B",
+    "KiB",
+    "MiB",
+    "GiB",
+    "count",
+    "percent",
 ]
 
 

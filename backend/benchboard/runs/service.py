@@ -18,9 +18,15 @@ def _summary_query() -> Select[tuple[Run, str]]:
 
 def _summary(run: Run, hardware_name: str) -> RunSummary:
     return RunSummary(
-        id=run.id, suite=run.suite, name=run.name, started_at=run.started_at,
-        hardware_name=hardware_name, result_count=run.result_count,
-        source_url=run.source_url, tags=run.tags, created_at=run.created_at,
+        id=run.id,
+        suite=run.suite,
+        name=run.name,
+        started_at=run.started_at,
+        hardware_name=hardware_name,
+        result_count=run.result_count,
+        source_url=run.source_url,
+        tags=run.tags,
+        created_at=run.created_at,
     )
 
 
@@ -45,19 +51,29 @@ def list_runs(
         query = query.where(Run.started_at <= until)
     if cursor is not None:
         started_at, run_id = decode_cursor(cursor)
-        query = query.where(tuple_(Run.started_at, Run.id)
-                            < tuple_(datetime.fromisoformat(str(started_at)), uuid.UUID(str(run_id))))
+        query = query.where(
+            tuple_(Run.started_at, Run.id)
+            < tuple_(datetime.fromisoformat(str(started_at)), uuid.UUID(str(run_id)))
+        )
     rows = session.execute(query).all()
     items = [_summary(run, name) for run, name in rows[:limit]]
     next_cursor = encode_cursor(items[-1].started_at, items[-1].id) if len(rows) > limit else None
     return RunPage(items=items, next_cursor=next_cursor)
 
 
-def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
+def _run_row(session: Session, run_id: uuid.UUID) -> tuple[Run, str]:
     row = session.execute(_summary_query().where(Run.id == run_id)).one_or_none()
     if row is None:
         raise NotFound(f"no run {run_id}")
-    run, hardware_name = row
+    return row.tuple()
+
+
+def get_run_summary(session: Session, run_id: uuid.UUID) -> RunSummary:
+    return _summary(*_run_row(session, run_id))
+
+
+def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
+    run, hardware_name = _run_row(session, run_id)
     hardware_info = session.scalar(select(Hardware.info).where(Hardware.id == run.hardware_id))
     results = session.execute(
         select(Result, Series, func.coalesce(func.cardinality(Result.samples), 0))
@@ -67,7 +83,8 @@ def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
     ).all()
     return RunDetail(
         **_summary(run, hardware_name).model_dump(),
-        git=run.git, environment=run.environment,
+        git=run.git,
+        environment=run.environment,
         hardware=HardwareOut(name=hardware_name, info=hardware_info or {}),
         results=[_result_out(result, series, count) for result, series, count in results],
     )
@@ -75,11 +92,21 @@ def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
 
 def _result_out(result: Result, series: Series, sample_count: int) -> ResultOut:
     return ResultOut(
-        id=result.id, series_id=series.id, benchmark=series.benchmark, params=series.params,
-        language=series.language, implementation=series.implementation, mode=series.mode,
-        variant=series.variant, metric=series.metric, unit=result.unit,
-        base_unit=series.base_unit, direction=series.direction,  # type: ignore[arg-type]
-        value=result.value, value_base=result.value_base, stats=result.stats,
+        id=result.id,
+        series_id=series.id,
+        benchmark=series.benchmark,
+        params=series.params,
+        language=series.language,
+        implementation=series.implementation,
+        mode=series.mode,
+        variant=series.variant,
+        metric=series.metric,
+        unit=result.unit,
+        base_unit=series.base_unit,
+        direction=series.direction,  # type: ignore[arg-type]
+        value=result.value,
+        value_base=result.value_base,
+        stats=result.stats,
         sample_count=sample_count,
     )
 

@@ -63,16 +63,24 @@ def _series_rows(upload: RunUpload) -> list[_SeriesRow]:
     duplicates: list[FieldError] = []
     for index, result in enumerate(upload.results):
         fingerprint = series_fingerprint(
-            suite=upload.suite, benchmark=result.benchmark, params=result.params,
-            language=result.language, implementation=result.implementation, mode=result.mode,
-            variant=result.variant, hardware=upload.hardware.name, metric=result.metric,
+            suite=upload.suite,
+            benchmark=result.benchmark,
+            params=result.params,
+            language=result.language,
+            implementation=result.implementation,
+            mode=result.mode,
+            variant=result.variant,
+            hardware=upload.hardware.name,
+            metric=result.metric,
         )
         if fingerprint in first_index:
-            duplicates.append(FieldError(
-                path=f"results[{index}]",
-                message=f"same series as results[{first_index[fingerprint]}]: a run holds one "
-                "result per benchmark, params, language, implementation, mode, variant, metric",
-            ))
+            duplicates.append(
+                FieldError(
+                    path=f"results[{index}]",
+                    message=f"same series as results[{first_index[fingerprint]}]: a run holds one "
+                    "result per benchmark, params, language, implementation, mode, variant, metric",
+                )
+            )
             continue
         first_index[fingerprint] = index
         unit = normalize_unit(result.unit)
@@ -116,18 +124,26 @@ def _insert_run(
         " CAST(:tags AS jsonb), :result_count, :body, :sha, :uploaded_by)"
         " ON CONFLICT (id) DO NOTHING RETURNING id"
     )
-    inserted = session.execute(statement, {
-        "id": run_id, "suite": upload.suite, "name": upload.name,
-        "started_at": upload.started_at, "source_url": upload.source_url,
-        "git": orjson.dumps(upload.git.model_dump(exclude_none=True)).decode()
-        if upload.git else None,
-        "hardware_id": hardware_id,
-        "environment": orjson.dumps(upload.environment).decode(),
-        "tags": orjson.dumps(upload.tags).decode(),
-        "result_count": len(upload.results),
-        "body": raw_body, "sha": hashlib.sha256(raw_body).digest(),
-        "uploaded_by": uploader.token_id if uploader else None,
-    }).scalar()
+    inserted = session.execute(
+        statement,
+        {
+            "id": run_id,
+            "suite": upload.suite,
+            "name": upload.name,
+            "started_at": upload.started_at,
+            "source_url": upload.source_url,
+            "git": orjson.dumps(upload.git.model_dump(exclude_none=True)).decode()
+            if upload.git
+            else None,
+            "hardware_id": hardware_id,
+            "environment": orjson.dumps(upload.environment).decode(),
+            "tags": orjson.dumps(upload.tags).decode(),
+            "result_count": len(upload.results),
+            "body": raw_body,
+            "sha": hashlib.sha256(raw_body).digest(),
+            "uploaded_by": uploader.token_id if uploader else None,
+        },
+    ).scalar()
     return inserted is not None
 
 
@@ -153,8 +169,9 @@ def _resolve_series(
     """Series ids in the order of `rows`, creating the series that are new."""
     fingerprints = [row.fingerprint for row in rows]
     known = _known_series(conn, fingerprints)
-    missing = sorted((row for row in rows if row.fingerprint not in known),
-                     key=lambda row: row.fingerprint)  # one lock order against deadlocks
+    missing = sorted(
+        (row for row in rows if row.fingerprint not in known), key=lambda row: row.fingerprint
+    )  # one lock order against deadlocks
     if missing:
         _insert_series(conn, suite, hardware_id, missing)
         known.update(_known_series(conn, [row.fingerprint for row in missing]))
@@ -183,7 +200,8 @@ def _insert_series(
         " %s::text[], %s::text[], %s::text[], %s::text[]) AS t(f, b, p, l, i, m, v, me, u, bu, d)"
         " ON CONFLICT (fingerprint) DO NOTHING",
         (
-            suite, hardware_id,
+            suite,
+            hardware_id,
             [row.fingerprint for row in rows],
             [row.result.benchmark for row in rows],
             [Jsonb(canonical_params(row.result.params)) for row in rows],
@@ -221,16 +239,28 @@ def _copy_results(
     series_ids: list[int],
 ) -> None:
     started_at = upload.started_at
-    with conn.cursor() as cursor, cursor.copy(
-        "COPY result (run_id, series_id, started_at, value, unit, value_base, stats, samples)"
-        " FROM STDIN (FORMAT BINARY)"
-    ) as copy:
-        copy.set_types(["uuid", "int8", "timestamptz", "float8", "text", "float8", "jsonb",
-                        "float8[]"])
+    with (
+        conn.cursor() as cursor,
+        cursor.copy(
+            "COPY result (run_id, series_id, started_at, value, unit, value_base, stats, samples)"
+            " FROM STDIN (FORMAT BINARY)"
+        ) as copy,
+    ):
+        copy.set_types(
+            ["uuid", "int8", "timestamptz", "float8", "text", "float8", "jsonb", "float8[]"]
+        )
         for row, series_id in zip(rows, series_ids, strict=True):
             result = row.result
             stats = result.stats.model_dump(exclude_none=True) if result.stats else None
-            copy.write_row((
-                run_id, series_id, started_at, result.value, row.unit,
-                result.value * row.factor, Jsonb(stats) if stats else None, result.samples,
-            ))
+            copy.write_row(
+                (
+                    run_id,
+                    series_id,
+                    started_at,
+                    result.value,
+                    row.unit,
+                    result.value * row.factor,
+                    Jsonb(stats) if stats else None,
+                    result.samples,
+                )
+            )

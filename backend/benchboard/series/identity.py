@@ -27,6 +27,15 @@ def series_fingerprint(
     hardware: str,
     metric: str,
 ) -> bytes:
-    identity = [suite, benchmark, canonical_params(params), language, implementation, mode,
-                variant, hardware, metric]
+    identity = [
+        suite,
+        benchmark,
+        canonical_params(params),
+        language,
+        implementation,
+        mode,
+        variant,
+        hardware,
+        metric,
+    ]
     return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).digest()

@@ -16,7 +16,7 @@ from benchboard.models import ApiToken
 
 Scope = Literal["upload", "maintain", "admin"]
 SCOPES: tuple[Scope, ...] = ("upload", "maintain", "admin")
-TOKEN_PREFIX = "bb_"
+TOKEN_PREFIX = "bb_"  # noqa: S105 - a marker, not a secret
 
 # What each scope may do: maintainers may also upload; admins may do everything.
 _GRANTS: dict[str, frozenset[str]] = {

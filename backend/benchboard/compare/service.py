@@ -1,0 +1,184 @@
+"""Comparisons: sync against async within a group, and one run against another."""
+
+import uuid
+
+from sqlalchemy import BigInteger, func, literal_column, select, type_coerce
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.orm import Session
+
+from benchboard.compare.pairing import Candidate, pair_modes
+from benchboard.compare.schemas import (
+    MatchedResult,
+    ModeComparison,
+    ModePair,
+    ModeSide,
+    ResultIdentity,
+    RunComparison,
+    RunSide,
+    UnmatchedResult,
+    Verdict,
+)
+from benchboard.compare.significance import summarize, welch_p_value
+from benchboard.models import Hardware, Result, Series
+from benchboard.runs.service import get_run_summary
+from benchboard.series.filters import SeriesFilter
+from benchboard.series.schemas import SeriesValue
+from benchboard.series.service import latest_result, series_value, series_with_hardware
+
+# Without replicates a change this small is not called better or worse.
+NOISE_THRESHOLD = 0.05
+SIGNIFICANCE_LEVEL = 0.05
+MIN_CHANGE = 0.01
+
+
+def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparison:
+    """Every sync/async pair of series that differ only in mode (see pairing.py)."""
+    rows = session.execute(
+        series_filter.without("mode").apply(series_with_hardware())
+        .where(Series.mode.in_(("sync", "async")))
+        .order_by(Series.suite, Series.benchmark, Series.language, Series.id)
+    ).all()
+    series = {row.Series.id: (row.Series, row.hardware_name) for row in rows}
+    pairs = pair_modes([_candidate(s, hardware) for s, hardware in series.values()])
+    involved = {side.series_id for pair in pairs for side in pair}
+    latest = _latest_values(session, sorted(involved))
+    items = [
+        _mode_pair(series[sync.series_id], latest[sync.series_id], latest[async_.series_id],
+                   series[async_.series_id][0])
+        for sync, async_ in pairs
+        if sync.series_id in latest and async_.series_id in latest
+    ]
+    return ModeComparison(items=items)
+
+
+def _candidate(series: Series, hardware: str) -> Candidate:
+    return Candidate(
+        series_id=series.id, suite=series.suite, benchmark=series.benchmark,
+        language=series.language, hardware=hardware, metric=series.metric,
+        mode=series.mode or "", implementation=series.implementation, params=series.params,
+    )
+
+
+def _latest_values(session: Session, series_ids: list[int]) -> dict[int, SeriesValue]:
+    ids = func.unnest(type_coerce(series_ids, ARRAY(BigInteger))).table_valued("id").render_derived("ids")
+    latest = latest_result(ids.c.id)
+    rows = session.execute(select(ids.c.id, *latest.c).join(latest, literal_column("true")))
+    return {row.id: value for row in rows if (value := series_value(row)) is not None}
+
+
+def _mode_pair(
+    sync_series: tuple[Series, str], sync: SeriesValue, async_value: SeriesValue,
+    async_series: Series,
+) -> ModePair:
+    series, hardware = sync_series
+    ratio = async_value.value_base / sync.value_base if sync.value_base else None
+    return ModePair(
+        suite=series.suite, benchmark=series.benchmark, params=series.params,
+        language=series.language, implementation=series.implementation, hardware=hardware,
+        metric=series.metric, base_unit=series.base_unit, direction=series.direction,
+        sync=ModeSide(**sync.model_dump(), series_id=series.id, variant=series.variant,
+                      implementation=series.implementation, params=series.params),
+        async_=ModeSide(**async_value.model_dump(), series_id=async_series.id,
+                        variant=async_series.variant,
+                        implementation=async_series.implementation, params=async_series.params),
+        async_over_sync=ratio,
+    )
+
+
+def compare_runs(
+    session: Session, baseline_id: uuid.UUID, contender_id: uuid.UUID
+) -> RunComparison:
+    """Results the two runs share (identity apart from hardware), and those only in one."""
+    baseline = _results_by_identity(session, baseline_id)
+    contender = _results_by_identity(session, contender_id)
+    matched = [
+        _matched(side[0], side, contender[key])
+        for key, side in baseline.items()
+        if key in contender
+    ]
+    return RunComparison(
+        baseline=get_run_summary(session, baseline_id),
+        contender=get_run_summary(session, contender_id),
+        matched=matched,
+        only_in_baseline=[
+            UnmatchedResult(**baseline[key][0].model_dump(), side=baseline[key][1])
+            for key in baseline
+            if key not in contender
+        ],
+        only_in_contender=[
+            UnmatchedResult(**contender[key][0].model_dump(), side=contender[key][1])
+            for key in contender
+            if key not in baseline
+        ],
+        noise_threshold=NOISE_THRESHOLD,
+    )
+
+
+_Side = tuple[ResultIdentity, RunSide, list[float] | None]
+
+
+def _results_by_identity(session: Session, run_id: uuid.UUID) -> dict[str, _Side]:
+    rows = session.execute(
+        select(Result, Series, Hardware.name)
+        .join(Series, Series.id == Result.series_id)
+        .join(Hardware, Hardware.id == Series.hardware_id)
+        .where(Result.run_id == run_id)
+        .order_by(Result.id)
+    ).all()
+    sides: dict[str, _Side] = {}
+    for result, series, hardware_name in rows:
+        identity = ResultIdentity(
+            suite=series.suite,
+            benchmark=series.benchmark,
+            params=series.params,
+            language=series.language,
+            implementation=series.implementation,
+            mode=series.mode,
+            variant=series.variant,
+            metric=series.metric,
+            base_unit=series.base_unit,
+            direction=series.direction,
+        )
+        side = RunSide(
+            result_id=result.id,
+            hardware=hardware_name,
+            value=result.value,
+            unit=result.unit,
+            value_base=result.value_base,
+            stats=result.stats,
+            sample_count=len(result.samples or ()),
+        )
+        key = identity.model_dump_json(exclude={"base_unit", "direction"})
+        sides[key] = (identity, side, result.samples)
+    return sides
+
+
+def _matched(identity: ResultIdentity, baseline: _Side, contender: _Side) -> MatchedResult:
+    before, after = baseline[1], contender[1]
+    change = (
+        (after.value_base - before.value_base) / abs(before.value_base)
+        if before.value_base
+        else None
+    )
+    summaries = summarize(before.stats, baseline[2]), summarize(after.stats, contender[2])
+    p_value = welch_p_value(*summaries) if summaries[0] and summaries[1] else None
+    return MatchedResult(
+        **identity.model_dump(),
+        baseline=before,
+        contender=after,
+        relative_change=change,
+        verdict=_verdict(identity, change, p_value),
+        p_value=p_value,
+    )
+
+
+def _verdict(identity: ResultIdentity, change: float | None, p_value: float | None) -> Verdict:
+    """With replicates: significant and at least 1 %; without: beyond the 5 % noise band."""
+    if change is None:
+        return "noise"
+    if p_value is None and abs(change) < NOISE_THRESHOLD:
+        return "noise"
+    if p_value is not None and (p_value >= SIGNIFICANCE_LEVEL or abs(change) < MIN_CHANGE):
+        return "noise"
+    rose = change > 0
+    return "better" if rose == (identity.direction == "higher") else "worse"

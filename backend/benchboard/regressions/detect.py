@@ -1,0 +1,349 @@
+"""Change detection for one benchmark series: pure, standard library only.
+
+Method: rank-based binary segmentation
+--------------------------------------
+Every run is reduced to one level: the median of its replicates when it has at
+least three ``samples``, else ``stats["median"]``, else its headline ``value``.
+On that sequence we search for change points by binary segmentation: within a
+segment, every split with at least ``min_runs`` runs on each side is scored with
+the Mann-Whitney rank-sum statistic (standardised, tie corrected); the strongest
+split is kept when its two-sided p-value, Bonferroni-adjusted for the number of
+splits tried, is at most ``significance`` and the robust levels either side
+(medians) differ by at least ``min_relative_change``. Both halves are then
+searched again. A last pass re-tests every change point against only the
+segments between its neighbours and drops the ones that no longer hold.
+
+Why this and not a z-score or a t-test: ranks ignore how far an outlier lies,
+do not care whether the noise is skewed, and treat bimodal timings (each run
+landing in one of two modes) as the same distribution on both sides, so none of
+them raises a change by itself. The statistic is distribution-free when the
+series has no change, so one significance level means the same false-alarm rate
+for every noise shape. Near the end of a series the normal approximation is
+very conservative, so when one side has at most ``_EXACT_SIDE_LIMIT`` runs the
+p-value is exact (Gaussian binomial coefficients): a large step is reported
+after three or four runs instead of ten.
+
+Confidence is ``1 - p``, with ``p`` the Bonferroni-adjusted p-value of the rank
+test between the two segments adjoining the change. A reported change always
+has confidence ``>= 1 - significance``; 0.9999 means "one chance in ten
+thousand that noise alone would split these segments this cleanly".
+
+A slow linear trend has no single change point. It is reported as a staircase:
+a change each time the level has moved by a significant ``min_relative_change``
+or more; a drift smaller than that over the analysed history is never reported.
+
+How the service uses it
+-----------------------
+After every upload, call ``detect_changes`` on the recent history of each
+touched series (oldest first; ~200 runs keeps a call in the low milliseconds),
+then ``reconcile_changes`` with the changes already stored for that series: a
+fresh change at the same place (within ``tolerance`` runs, same direction)
+refines the stored one, an untriaged stored change that is no longer found is
+retracted, anything else is new and is stored once, keyed by the first run
+after it. A baseline reset (a maintainer marks a change ``expected``) is handled
+by the caller: pass only the observations from that change onwards.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Literal
+
+Direction = Literal["regression", "improvement"]
+
+# One side of a split at most this long gets an exact p-value; beyond it the
+# normal approximation is accurate enough and much cheaper.
+_EXACT_SIDE_LIMIT = 12
+# Cap on the tail degree of the exact count, which bounds its cost.
+_EXACT_DEGREE_LIMIT = 600
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One run's result for the series, in the order the runs happened."""
+
+    key: str
+    value: float
+    samples: tuple[float, ...] = ()
+    stats: Mapping[str, float] | None = None
+
+
+@dataclass(frozen=True)
+class DetectedChange:
+    """A change in level between ``index - 1`` and ``index``."""
+
+    index: int
+    key: str
+    before: float
+    after: float
+    relative_change: float
+    direction: Direction
+    confidence: float
+
+
+@dataclass(frozen=True)
+class StoredChange:
+    """A change the service stored earlier; triaged ones are never retracted."""
+
+    key: str
+    direction: Direction
+    triaged: bool = False
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """What to do with the stored changes after one detection pass."""
+
+    new: list[DetectedChange] = field(default_factory=list)
+    refined: dict[str, DetectedChange] = field(default_factory=dict)
+    retracted: list[str] = field(default_factory=list)
+
+
+def run_level(observation: Observation) -> float:
+    """The robust level of one run: replicate median, else stats median, else value."""
+    if len(observation.samples) >= 3:
+        return float(median(observation.samples))
+    if observation.stats is not None and "median" in observation.stats:
+        return float(observation.stats["median"])
+    return float(observation.value)
+
+
+def detect_changes(
+    observations: Sequence[Observation],
+    *,
+    higher_is_better: bool,
+    min_relative_change: float = 0.02,
+    significance: float = 0.01,
+    min_runs: int = 3,
+) -> list[DetectedChange]:
+    """Find the level changes in a series, oldest observation first.
+
+    ``min_runs`` runs are needed on each side of a change, so a new change can
+    first be reported ``min_runs`` runs after it happened.
+    """
+    levels = [run_level(observation) for observation in observations]
+    criteria = _Criteria(min_relative_change, significance, min_runs)
+    points = _segment(levels, 0, len(levels), criteria)
+    points = _prune(levels, points, criteria)
+    bounds = [0, *points, len(levels)]
+    return [
+        _describe(levels, observations, bounds[i - 1 : i + 2], criteria, higher_is_better)
+        for i in range(1, len(bounds) - 1)
+    ]
+
+
+@dataclass(frozen=True)
+class _Criteria:
+    min_relative_change: float
+    significance: float
+    min_runs: int
+
+
+def _segment(levels: list[float], start: int, stop: int, criteria: _Criteria) -> list[int]:
+    """Binary segmentation of ``levels[start:stop]``; returns sorted change indexes."""
+    split = _best_split(levels, start, stop, criteria.min_runs)
+    if split is None or not _holds(levels, start, split, stop, criteria):
+        return []
+    left = _segment(levels, start, split, criteria)
+    right = _segment(levels, split, stop, criteria)
+    return [*left, split, *right]
+
+
+def _prune(levels: list[float], points: list[int], criteria: _Criteria) -> list[int]:
+    """Drop change points that fail once judged only against their neighbours."""
+    points = list(points)
+    while points:
+        bounds = [0, *points, len(levels)]
+        weakest: tuple[float, int] | None = None
+        for i in range(1, len(bounds) - 1):
+            start, split, stop = bounds[i - 1], bounds[i], bounds[i + 1]
+            if not _holds(levels, start, split, stop, criteria):
+                p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
+                if weakest is None or p_value > weakest[0]:
+                    weakest = (p_value, i - 1)
+        if weakest is None:
+            return points
+        del points[weakest[1]]
+    return points
+
+
+def _holds(levels: list[float], start: int, split: int, stop: int, criteria: _Criteria) -> bool:
+    """Whether the split is both significant and large enough to matter."""
+    before = median(levels[start:split])
+    after = median(levels[split:stop])
+    if abs(_relative(before, after)) < criteria.min_relative_change:
+        return False
+    p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
+    return p_value <= criteria.significance
+
+
+def _describe(
+    levels: list[float],
+    observations: Sequence[Observation],
+    bounds: list[int],
+    criteria: _Criteria,
+    higher_is_better: bool,
+) -> DetectedChange:
+    start, split, stop = bounds
+    before = float(median(levels[start:split]))
+    after = float(median(levels[split:stop]))
+    relative = _relative(before, after)
+    worse = relative > 0 if not higher_is_better else relative < 0
+    p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
+    return DetectedChange(
+        index=split,
+        key=observations[split].key,
+        before=before,
+        after=after,
+        relative_change=relative,
+        direction="regression" if worse else "improvement",
+        confidence=max(0.0, 1.0 - p_value),
+    )
+
+
+def _relative(before: float, after: float) -> float:
+    if before == 0.0:
+        return 0.0 if after == 0.0 else math.copysign(math.inf, after)
+    return (after - before) / abs(before)
+
+
+# --- The Mann-Whitney scan -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _RankSums:
+    """Mid-ranks of one segment, as prefix sums, plus the tie correction."""
+
+    prefix: list[float]
+    tie_term: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> "_RankSums":
+        order = sorted(range(len(values)), key=values.__getitem__)
+        ranks = [0.0] * len(values)
+        tie_term = 0.0
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                ranks[order[k]] = (i + j) / 2 + 1
+            tied = j - i + 1
+            tie_term += tied**3 - tied
+            i = j + 1
+        prefix = [0.0]
+        for rank in ranks:
+            prefix.append(prefix[-1] + rank)
+        return cls(prefix, tie_term)
+
+    def u_after(self, split: int) -> float:
+        """Pairs (before, after) with after ranked higher; ties count one half."""
+        size = len(self.prefix) - 1
+        n_after = size - split
+        return self.prefix[size] - self.prefix[split] - n_after * (n_after + 1) / 2
+
+    def z(self, split: int) -> float:
+        size = len(self.prefix) - 1
+        n_before, n_after = split, size - split
+        variance = n_before * n_after / 12 * ((size + 1) - self.tie_term / (size * (size - 1)))
+        if variance <= 0.0:
+            return 0.0
+        return (self.u_after(split) - n_before * n_after / 2) / math.sqrt(variance)
+
+
+def _best_split(levels: list[float], start: int, stop: int, min_runs: int) -> int | None:
+    """The split with the smallest rank-test p-value, or None if too short."""
+    if stop - start < 2 * min_runs:
+        return None
+    sums = _RankSums.of(levels[start:stop])
+    size = stop - start
+    splits = range(min_runs, size - min_runs + 1)
+    best = max(splits, key=lambda s: abs(sums.z(s)))
+    candidates = {best}
+    # Short sides are underrated by z, so let them compete on exact p-values.
+    for s in splits:
+        if min(s, size - s) <= 8 and abs(sums.z(s)) >= 2.5:
+            candidates.add(s)
+    if len(candidates) == 1:
+        return start + best
+    return start + min(candidates, key=lambda s: (_p_value(sums, s), -abs(sums.z(s))))
+
+
+def _adjusted_p_value(
+    levels: list[float], start: int, split: int, stop: int, min_runs: int
+) -> float:
+    """Two-sided rank-test p-value, Bonferroni-adjusted for the splits tried."""
+    sums = _RankSums.of(levels[start:stop])
+    tried = max(1, stop - start - 2 * min_runs + 1)
+    return min(1.0, _p_value(sums, split - start) * tried)
+
+
+def _p_value(sums: _RankSums, split: int) -> float:
+    size = len(sums.prefix) - 1
+    n_before, n_after = split, size - split
+    u_after = sums.u_after(split)
+    tail_u = min(u_after, n_before * n_after - u_after)
+    small, large = min(n_before, n_after), max(n_before, n_after)
+    if small <= _EXACT_SIDE_LIMIT and tail_u <= _EXACT_DEGREE_LIMIT:
+        return min(1.0, 2.0 * _exact_lower_tail(small, large, math.ceil(tail_u)))
+    z = abs(sums.z(split))
+    return min(1.0, math.erfc(z / math.sqrt(2.0)))
+
+
+def _exact_lower_tail(small: int, large: int, u: int) -> float:
+    """P(U <= u) for the Mann-Whitney U of samples of these sizes, no ties.
+
+    The counts are the coefficients of the Gaussian binomial coefficient
+    [small + large choose small]_q, truncated at degree u.
+    """
+    counts = [1] + [0] * u
+    for i in range(1, small + 1):
+        step_up = large + i
+        for degree in range(u, step_up - 1, -1):
+            counts[degree] -= counts[degree - step_up]
+        for degree in range(i, u + 1):
+            counts[degree] += counts[degree - i]
+    return sum(counts) / math.comb(small + large, small)
+
+
+# --- Reconciling with what is stored ---------------------------------------
+
+
+def reconcile_changes(
+    keys: Sequence[str],
+    stored: Sequence[StoredChange],
+    detected: Sequence[DetectedChange],
+    *,
+    tolerance: int = 2,
+) -> Reconciliation:
+    """Match a fresh detection pass over ``keys`` against the stored changes.
+
+    A stored change whose key is not among ``keys`` (older than the history
+    analysed) is left alone. A triaged change is never refined or retracted,
+    but it still absorbs a fresh detection so the change is not raised twice.
+    """
+    position = {key: index for index, key in enumerate(keys)}
+    visible = [change for change in stored if change.key in position]
+    result = Reconciliation()
+    pairs = sorted(
+        (abs(position[s.key] - d.index), i, j)
+        for i, s in enumerate(visible)
+        for j, d in enumerate(detected)
+        if s.direction == d.direction and abs(position[s.key] - d.index) <= tolerance
+    )
+    used_stored: set[int] = set()
+    used_detected: set[int] = set()
+    for _, i, j in pairs:
+        if i in used_stored or j in used_detected:
+            continue
+        used_stored.add(i)
+        used_detected.add(j)
+        if not visible[i].triaged:
+            result.refined[visible[i].key] = detected[j]
+    result.new.extend(d for j, d in enumerate(detected) if j not in used_detected)
+    result.retracted.extend(
+        s.key for i, s in enumerate(visible) if i not in used_stored and not s.triaged
+    )
+    return result

@@ -1,0 +1,101 @@
+"""The filters every series view shares, read from repeatable query parameters."""
+
+from dataclasses import dataclass, fields, replace
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import Depends, Query
+from sqlalchemy import ColumnElement, Select, and_, exists, select
+
+from benchboard.models import Hardware, Result, Series
+
+DIMENSIONS = (
+    "suite",
+    "benchmark",
+    "language",
+    "implementation",
+    "mode",
+    "variant",
+    "hardware",
+    "metric",
+)
+
+
+@dataclass(frozen=True)
+class SeriesFilter:
+    """Values within a dimension are alternatives (OR); dimensions combine (AND)."""
+
+    suite: tuple[str, ...] = ()
+    benchmark: tuple[str, ...] = ()
+    language: tuple[str, ...] = ()
+    implementation: tuple[str, ...] = ()
+    mode: tuple[str, ...] = ()
+    variant: tuple[str, ...] = ()
+    hardware: tuple[str, ...] = ()
+    metric: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def without(self, dimension: str) -> "SeriesFilter":
+        return replace(self, **{dimension: ()})
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        conditions: list[ColumnElement[bool]] = []
+        for field in fields(self):
+            values = getattr(self, field.name)
+            if field.name in DIMENSIONS and values:
+                conditions.append(dimension_column(field.name).in_(values))
+        if self.since is not None or self.until is not None:
+            conditions.append(self._has_result_in_range())
+        return conditions
+
+    def apply(self, query: Select[Any]) -> Select[Any]:
+        return query.where(*self.conditions())
+
+    def _has_result_in_range(self) -> ColumnElement[bool]:
+        bounds = [Result.series_id == Series.id]
+        if self.since is not None:
+            bounds.append(Result.started_at >= self.since)
+        if self.until is not None:
+            bounds.append(Result.started_at <= self.until)
+        return exists(select(Result.id).where(and_(*bounds)))
+
+
+def dimension_column(dimension: str) -> Any:
+    """The column of a dimension; `hardware` is the machine's name (join Hardware)."""
+    return Hardware.name if dimension == "hardware" else getattr(Series, dimension)
+
+
+Values = Annotated[list[str] | None, Query()]
+
+
+def series_filter(
+    suite: Values = None,
+    benchmark: Values = None,
+    language: Values = None,
+    implementation: Values = None,
+    mode: Values = None,
+    variant: Values = None,
+    hardware: Values = None,
+    metric: Values = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> SeriesFilter:
+    def values(given: list[str] | None) -> tuple[str, ...]:
+        return tuple(given or ())
+
+    return SeriesFilter(
+        suite=values(suite),
+        benchmark=values(benchmark),
+        language=values(language),
+        implementation=values(implementation),
+        mode=values(mode),
+        variant=values(variant),
+        hardware=values(hardware),
+        metric=values(metric),
+        since=since,
+        until=until,
+    )
+
+
+SeriesFilterDep = Annotated[SeriesFilter, Depends(series_filter)]

@@ -1,0 +1,45 @@
+"""HTTP for series: facets, the series list, one series' history."""
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from benchboard.deps import ReadAccess, SessionDep
+from benchboard.errors import ErrorOut
+from benchboard.series import history, service
+from benchboard.series.filters import SeriesFilterDep
+from benchboard.series.schemas import Facets, SeriesHistory, SeriesPage
+
+router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess])
+
+
+@router.get("/facets")
+def get_facets(session: SessionDep, series_filter: SeriesFilterDep) -> Facets:
+    """For each dimension, its values with series counts under the other filters."""
+    return service.get_facets(session, series_filter)
+
+
+@router.get("/series")
+def list_series(
+    session: SessionDep,
+    series_filter: SeriesFilterDep,
+    limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
+    cursor: str | None = None,
+) -> SeriesPage:
+    """Series matching the filters, each with its identity and latest value."""
+    return service.list_series(session, series_filter, limit=limit, cursor=cursor)
+
+
+@router.get("/series/{series_id}/history", responses={404: {"model": ErrorOut}})
+def get_series_history(
+    series_id: int,
+    session: SessionDep,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    max_points: Annotated[int, Query(ge=10, le=20_000)] = 2000,
+) -> SeriesHistory:
+    """The series' values in time order; above max_points, time buckets (downsampled)."""
+    return history.get_series_history(
+        session, series_id, since=since, until=until, max_points=max_points
+    )

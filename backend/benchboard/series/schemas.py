@@ -1,0 +1,70 @@
+"""Read models of series: facets, identities with their latest value, history."""
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from benchboard.units import Direction
+
+
+class FacetValue(BaseModel):
+    value: str
+    count: int
+
+
+class Facets(BaseModel):
+    """Per dimension, its values with the number of series under the other filters."""
+
+    dimensions: dict[str, list[FacetValue]]
+
+
+class SeriesValue(BaseModel):
+    run_id: uuid.UUID
+    started_at: datetime
+    value: float
+    unit: str
+    value_base: float
+    stats: dict[str, float] | None
+
+
+class SeriesIdentity(BaseModel):
+    id: int
+    suite: str
+    benchmark: str
+    params: dict[str, Any]
+    language: str
+    implementation: str | None
+    mode: str | None
+    variant: str | None
+    hardware: str
+    metric: str
+    unit: str
+    base_unit: str
+    direction: Direction
+
+
+class SeriesOut(SeriesIdentity):
+    run_count: int
+    latest: SeriesValue | None
+
+
+class SeriesPage(BaseModel):
+    items: list[SeriesOut]
+    next_cursor: str | None
+
+
+class HistoryPoint(SeriesValue):
+    """One run's value; a downsampled point stands for `count` runs (min/max over them)."""
+
+    count: int = 1
+    min_base: float | None = None
+    max_base: float | None = None
+
+
+class SeriesHistory(BaseModel):
+    series: SeriesIdentity
+    points: list[HistoryPoint]
+    downsampled: bool
+    total_points: int
