@@ -57,6 +57,8 @@ Direction = Literal["regression", "improvement"]
 _EXACT_SIDE_LIMIT = 12
 # Cap on the tail degree of the exact count, which bounds its cost.
 _EXACT_DEGREE_LIMIT = 600
+# How far the least-absolute-deviations fit may move a split found by ranks.
+_LOCATE_RADIUS = 6
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,7 @@ def detect_changes(
     """
     levels = [run_level(observation) for observation in observations]
     criteria = _Criteria(min_relative_change, significance, min_runs)
-    points = _segment(levels, 0, len(levels), criteria)
-    points = _prune(levels, points, criteria)
+    points = _refine(levels, _search(levels, criteria), criteria)
     bounds = [0, *points, len(levels)]
     return [
         _describe(levels, observations, bounds[i - 1 : i + 2], criteria, higher_is_better)
@@ -140,39 +141,114 @@ class _Criteria:
     min_runs: int
 
 
-def _segment(levels: list[float], start: int, stop: int, criteria: _Criteria) -> list[int]:
-    """Binary segmentation of ``levels[start:stop]``; returns sorted change indexes."""
-    split = _best_split(levels, start, stop, criteria.min_runs)
-    if split is None or not _holds(levels, start, split, stop, criteria):
-        return []
-    left = _segment(levels, start, split, criteria)
-    right = _segment(levels, split, stop, criteria)
-    return [*left, split, *right]
+# (start, stop, how many intervals of that length were searched)
+_Interval = tuple[int, int, int]
 
 
-def _prune(levels: list[float], points: list[int], criteria: _Criteria) -> list[int]:
-    """Drop change points that fail once judged only against their neighbours."""
-    points = list(points)
+def _seeded_intervals(size: int, min_runs: int) -> list[_Interval]:
+    """The whole series plus half-overlapping windows of 16, 32, 64 ... runs.
+
+    Windows are anchored at the first run, so they stay put as runs arrive;
+    short windows are what finds a step that is reverted a few runs later.
+    """
+    intervals: list[_Interval] = [(0, size, 1)]
+    length = 16
+    while length < size:
+        starts = range(0, size - 2 * min_runs, length // 2)
+        intervals.extend((start, min(start + length, size), len(starts)) for start in starts)
+        length *= 2
+    return intervals
+
+
+def _search(levels: list[float], criteria: _Criteria) -> list[int]:
+    """Seeded binary segmentation: keep adding the strongest split that holds."""
+    found: list[int] = []
+    seeds = _seeded_intervals(len(levels), criteria.min_runs)
+    cache: dict[tuple[int, int], tuple[float, int] | None] = {}
+    while True:
+        bounds = [0, *sorted(found), len(levels)]
+        segments = [(bounds[i], bounds[i + 1], 1) for i in range(len(bounds) - 1)]
+        usable = [
+            seed for seed in seeds if not any(seed[0] < point < seed[1] for point in found)
+        ]
+        best: tuple[float, int] | None = None
+        for start, stop, multiplicity in segments + usable:
+            if (start, stop) not in cache:
+                cache[(start, stop)] = _interval_split(levels, start, stop, multiplicity, criteria)
+            candidate = cache[(start, stop)]
+            if candidate is not None and candidate[1] not in found:
+                best = candidate if best is None or candidate < best else best
+        if best is None:
+            return sorted(found)
+        found.append(best[1])
+
+
+def _interval_split(
+    levels: list[float], start: int, stop: int, multiplicity: int, criteria: _Criteria
+) -> tuple[float, int] | None:
+    """(adjusted p-value, split) of the interval's best split if it holds."""
+    guess = _best_split(levels, start, stop, criteria.min_runs)
+    if guess is None:
+        return None
+    split = _locate(levels, start, stop, guess, criteria.min_runs)
+    p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs) * multiplicity
+    if p_value > criteria.significance or not _large_enough(levels, start, split, stop, criteria):
+        return None
+    return p_value, split
+
+
+def _locate(levels: list[float], start: int, stop: int, guess: int, min_runs: int) -> int:
+    """Move a split to where two medians fit best (least absolute deviations).
+
+    Rank statistics are most extreme at balanced splits, not at the change, so
+    they find that there is a change but are biased about where.
+    """
+    low = max(start + min_runs, guess - _LOCATE_RADIUS)
+    high = min(stop - min_runs, guess + _LOCATE_RADIUS)
+    return min(
+        range(low, high + 1),
+        key=lambda s: (_abs_deviation(levels[start:s]) + _abs_deviation(levels[s:stop]), s),
+    )
+
+
+def _abs_deviation(values: list[float]) -> float:
+    centre = median(values)
+    return sum(abs(value - centre) for value in values)
+
+
+def _refine(levels: list[float], points: list[int], criteria: _Criteria) -> list[int]:
+    """Re-place each change between its neighbours and drop those that fail there."""
+    points = sorted(points)
     while points:
         bounds = [0, *points, len(levels)]
-        weakest: tuple[float, int] | None = None
         for i in range(1, len(bounds) - 1):
-            start, split, stop = bounds[i - 1], bounds[i], bounds[i + 1]
-            if not _holds(levels, start, split, stop, criteria):
-                p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
-                if weakest is None or p_value > weakest[0]:
-                    weakest = (p_value, i - 1)
-        if weakest is None:
+            bounds[i] = _locate(levels, bounds[i - 1], bounds[i + 1], bounds[i], criteria.min_runs)
+        points = sorted(set(bounds[1:-1]))
+        bounds = [0, *points, len(levels)]
+        failing = [
+            (_adjusted_p_value(levels, bounds[i - 1], bounds[i], bounds[i + 1], criteria.min_runs), i)
+            for i in range(1, len(bounds) - 1)
+            if not _holds(levels, bounds[i - 1], bounds[i], bounds[i + 1], criteria)
+        ]
+        if not failing:
             return points
-        del points[weakest[1]]
+        del points[max(failing)[1] - 1]
     return points
+
+
+def _large_enough(
+    levels: list[float], start: int, split: int, stop: int, criteria: _Criteria
+) -> bool:
+    before = median(levels[start:split])
+    after = median(levels[split:stop])
+    return abs(_relative(before, after)) >= criteria.min_relative_change
 
 
 def _holds(levels: list[float], start: int, split: int, stop: int, criteria: _Criteria) -> bool:
     """Whether the split is both significant and large enough to matter."""
-    before = median(levels[start:split])
-    after = median(levels[split:stop])
-    if abs(_relative(before, after)) < criteria.min_relative_change:
+    if split - start < criteria.min_runs or stop - split < criteria.min_runs:
+        return False
+    if not _large_enough(levels, start, split, stop, criteria):
         return False
     p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
     return p_value <= criteria.significance
