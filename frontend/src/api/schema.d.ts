@@ -201,8 +201,8 @@ export interface components {
             next_cursor: string | null;
         };
         ResultOut: {
-            id: string;
-            series_id: string;
+            id: number;
+            series_id: number;
             benchmark: string;
             params: {
                 [key: string]: string | number | boolean;
@@ -232,8 +232,9 @@ export interface components {
             };
             hardware: {
                 name: string;
-            } & {
-                [key: string]: unknown;
+                info: {
+                    [key: string]: unknown;
+                };
             };
             results: components["schemas"]["ResultOut"][];
         };
@@ -257,7 +258,7 @@ export interface components {
             } | null;
         };
         SeriesOut: {
-            id: string;
+            id: number;
             suite: string;
             benchmark: string;
             params: {
@@ -274,7 +275,7 @@ export interface components {
             /** @enum {string} */
             direction: "lower" | "higher";
             run_count: number;
-            latest: components["schemas"]["Latest"];
+            latest: components["schemas"]["Latest"] | null;
         };
         SeriesList: {
             items: components["schemas"]["SeriesOut"][];
@@ -289,6 +290,9 @@ export interface components {
             stats: {
                 [key: string]: number;
             } | null;
+            count: number;
+            min_base: number | null;
+            max_base: number | null;
         };
         SeriesHistory: {
             series: components["schemas"]["SeriesOut"];
@@ -297,7 +301,7 @@ export interface components {
             total_points: number;
         };
         ModeSide: {
-            series_id: string;
+            series_id: number;
             variant: string | null;
             run_id: string;
             started_at: string;
@@ -318,6 +322,7 @@ export interface components {
             implementation: string | null;
             hardware: string;
             metric: string;
+            base_unit: string;
             /** @enum {string} */
             direction: "lower" | "higher";
             sync: components["schemas"]["ModeSide"];
@@ -327,16 +332,19 @@ export interface components {
         ModePairList: {
             items: components["schemas"]["ModePair"][];
         };
-        Measure: {
+        RunSide: {
+            result_id: number;
+            hardware: string;
             value: number;
             unit: string;
             value_base: number;
             stats: {
                 [key: string]: number;
             } | null;
+            sample_count: number;
         };
         MatchedResult: {
-            series_id: string;
+            suite: string;
             benchmark: string;
             params: {
                 [key: string]: string | number | boolean;
@@ -346,12 +354,12 @@ export interface components {
             mode: string | null;
             variant: string | null;
             metric: string;
-            unit: string;
+            base_unit: string;
             /** @enum {string} */
             direction: "lower" | "higher";
-            baseline: components["schemas"]["Measure"];
-            contender: components["schemas"]["Measure"];
-            relative_change: number;
+            baseline: components["schemas"]["RunSide"];
+            contender: components["schemas"]["RunSide"];
+            relative_change: number | null;
             /** @enum {string} */
             verdict: "better" | "worse" | "noise";
             p_value: number | null;
@@ -360,8 +368,25 @@ export interface components {
             baseline: components["schemas"]["RunSummary"];
             contender: components["schemas"]["RunSummary"];
             matched: components["schemas"]["MatchedResult"][];
-            only_in_baseline: components["schemas"]["ResultOut"][];
-            only_in_contender: components["schemas"]["ResultOut"][];
+            only_in_baseline: components["schemas"]["UnmatchedResult"][];
+            only_in_contender: components["schemas"]["UnmatchedResult"][];
+            noise_threshold: number;
+        };
+        UnmatchedResult: {
+            suite: string;
+            benchmark: string;
+            params: {
+                [key: string]: string | number | boolean;
+            };
+            language: string;
+            implementation: string | null;
+            mode: string | null;
+            variant: string | null;
+            metric: string;
+            base_unit: string;
+            /** @enum {string} */
+            direction: "lower" | "higher";
+            side: components["schemas"]["RunSide"];
         };
         FieldError: {
             path: string;

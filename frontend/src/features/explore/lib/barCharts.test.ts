@@ -89,6 +89,10 @@ describe("buildBarCharts", () => {
     ]);
   });
 
+  it("leaves out series without a value", () => {
+    expect(buildBarCharts([{ ...series({ value: 1 }), latest: null }])).toEqual([]);
+  });
+
   it("says when directions differ within a chart", () => {
     const [chart] = buildBarCharts([
       series({ value: 1 }),

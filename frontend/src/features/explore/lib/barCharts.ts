@@ -13,7 +13,7 @@ export interface LatestValue {
 }
 
 export interface SeriesLike {
-  id: string;
+  id: number | string;
   suite: string;
   benchmark: string;
   params: Params;
@@ -25,8 +25,10 @@ export interface SeriesLike {
   metric: string;
   base_unit: string;
   direction: string;
-  latest: LatestValue;
+  latest: LatestValue | null;
 }
+
+type Measured = SeriesLike & { latest: LatestValue };
 
 export interface BarSeries {
   key: string;
@@ -41,7 +43,7 @@ export interface BarCell {
   value: number;
   /** Offsets below and above `value` to stats.min and stats.max, display unit. */
   error: [number, number] | null;
-  seriesId: string;
+  seriesId: number | string;
   runId: string;
 }
 
@@ -97,7 +99,7 @@ function buildBars(series: readonly SeriesLike[]): BarSeries[] {
   });
 }
 
-function errorOf(s: SeriesLike, scale: Scale, value: number): [number, number] | null {
+function errorOf(s: Measured, scale: Scale, value: number): [number, number] | null {
   const { min, max } = s.latest.stats ?? {};
   if (typeof min !== "number" && typeof max !== "number") return null;
   const lo = typeof min === "number" ? scale.toDisplay(toBase(min, s.latest.unit)) : value;
@@ -111,8 +113,8 @@ function groupLabel(s: SeriesLike, showSuite: boolean, showHardware: boolean): s
   return context ? `${workload} [${context}]` : workload;
 }
 
-function buildChart(key: string, series: readonly SeriesLike[]): BarChartModel {
-  const first = series[0] as SeriesLike;
+function buildChart(key: string, series: readonly Measured[]): BarChartModel {
+  const first = series[0] as Measured;
   const scale = scaleFor(
     series.map((s) => s.latest.value_base),
     first.base_unit,
@@ -151,12 +153,13 @@ function buildChart(key: string, series: readonly SeriesLike[]): BarChartModel {
   };
 }
 
-/** One chart per metric and unit dimension, in metric order. */
+/** One chart per metric and unit dimension, in metric order; series without a value are left out. */
 export function buildBarCharts(series: readonly SeriesLike[]): BarChartModel[] {
-  const byChart = new Map<string, SeriesLike[]>();
+  const byChart = new Map<string, Measured[]>();
   for (const s of series) {
+    if (!s.latest) continue;
     const key = `${s.metric} [${s.base_unit}]`;
-    byChart.set(key, [...(byChart.get(key) ?? []), s]);
+    byChart.set(key, [...(byChart.get(key) ?? []), s as Measured]);
   }
   return [...byChart.entries()]
     .sort(([a], [b]) => a.localeCompare(b))

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { formatChange, formatPValue } from "./changes";
+
+describe("formatChange", () => {
+  it("signs percentages", () => {
+    expect(formatChange(0.2)).toBe("+20.0%");
+    expect(formatChange(-0.035)).toBe("−3.5%");
+    expect(formatChange(0)).toBe("0.0%");
+    expect(formatChange(2.5)).toBe("+250%");
+    expect(formatChange(null)).toBe("—");
+  });
+});
+
+describe("formatPValue", () => {
+  it("formats small and missing p-values", () => {
+    expect(formatPValue(0.0123)).toBe("p = 0.012");
+    expect(formatPValue(0.0001)).toBe("p < 0.001");
+    expect(formatPValue(null)).toBe("n/a");
+  });
+});

@@ -1,0 +1,25 @@
+/** Wording of a run-to-run change. */
+
+/** "+20.0%", "−3.5%", "0.0%"; "—" when there is no change to state. */
+export function formatChange(relative: number | null | undefined): string {
+  if (relative === null || relative === undefined || !Number.isFinite(relative)) return "—";
+  const percent = relative * 100;
+  const text = Math.abs(percent).toFixed(Math.abs(percent) >= 100 ? 0 : 1);
+  if (text === "0.0") return "0.0%";
+  return `${percent > 0 ? "+" : "−"}${text}%`;
+}
+
+export type Verdict = "better" | "worse" | "noise";
+
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  better: "better",
+  worse: "worse",
+  noise: "within noise",
+};
+
+/** "p = 0.012", "p < 0.001", "n/a" without samples or stats to test. */
+export function formatPValue(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return "n/a";
+  if (p < 0.001) return "p < 0.001";
+  return `p = ${p.toPrecision(2)}`;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { buildRatioSections, formatRatioTick, type PairLike, ratioTicks, variantLabel } from "./ratioRows";
+
+function pair(overrides: Partial<PairLike> = {}): PairLike {
+  return {
+    suite: "dart-async-file-writes",
+    benchmark: "file-write-tiny",
+    params: { writes: 10000 },
+    language: "dart",
+    implementation: "dart:io",
+    hardware: "m1",
+    metric: "time_per_op",
+    base_unit: "s",
+    direction: "lower",
+    sync: { series_id: 1, run_id: "r", variant: "sequential", value: 57.444, unit: "us", value_base: 57.444e-6 },
+    async: { series_id: 2, run_id: "r", variant: "sequential", value: 119.898, unit: "us", value_base: 119.898e-6 },
+    async_over_sync: 119.898 / 57.444,
+    ...overrides,
+  };
+}
+
+describe("buildRatioSections", () => {
+  it("groups by language and words each ratio", () => {
+    const sections = buildRatioSections([
+      pair(),
+      pair({ language: "c", implementation: "fio", metric: "latency", async_over_sync: 31410 / 943 }),
+    ]);
+    expect(sections.map((s) => s.language)).toEqual(["c", "dart"]);
+    const dart = sections[1]?.rows[0];
+    expect(dart?.label).toBe("file-write-tiny (writes=10000) · time_per_op · dart:io · sequential");
+    expect(dart?.wording.text).toBe("async 2.09× slower");
+    expect(dart?.logRatio).toBeCloseTo(Math.log10(2.0872), 4);
+    expect(dart?.error).toBeNull();
+    expect(sections[0]?.rows[0]?.wording.text).toBe("async 33.3× slower");
+  });
+  it("turns the interval into log offsets", () => {
+    const [section] = buildRatioSections([
+      pair({
+        sync: { series_id: 1, run_id: "r", value: 10, unit: "ms", value_base: 0.01, stats: { min: 8, max: 12 } },
+        async: { series_id: 2, run_id: "r", value: 20, unit: "ms", value_base: 0.02 },
+        async_over_sync: 2,
+      }),
+    ]);
+    const row = section?.rows[0];
+    expect(row?.interval).toMatchObject({ method: "range" });
+    expect(row?.error?.[0]).toBeCloseTo(Math.log10(2) - Math.log10(20 / 12), 10);
+    expect(row?.error?.[1]).toBeCloseTo(Math.log10(20 / 8) - Math.log10(2), 10);
+  });
+  it("leaves out pairs without a positive ratio", () => {
+    expect(buildRatioSections([pair({ async_over_sync: 0 })])).toEqual([]);
+  });
+});
+
+describe("variantLabel", () => {
+  it("names differing variants", () => {
+    const p = pair();
+    expect(variantLabel(p)).toBe("sequential");
+    expect(variantLabel({ ...p, async: { ...p.async, variant: "future-wait-3" } })).toBe(
+      "async future-wait-3 vs sync sequential",
+    );
+  });
+});
+
+describe("ratio ticks", () => {
+  it("covers the bars with 1-2-5 ticks including 1.0", () => {
+    const rows = buildRatioSections([pair(), pair({ async_over_sync: 0.4 })])[0]?.rows ?? [];
+    const ticks = ratioTicks(rows).map(formatRatioTick);
+    expect(ticks).toContain("1×");
+    expect(ticks).toContain("2×");
+    expect(ticks).toContain("0.5×");
+    expect(ticks.length).toBeLessThanOrEqual(9);
+  });
+  it("thins to powers of ten for wide spans", () => {
+    const rows = buildRatioSections([pair({ async_over_sync: 1e-3 }), pair({ async_over_sync: 1e4 })])[0]?.rows ?? [];
+    expect(ratioTicks(rows).map(formatRatioTick)).toEqual(["0.001×", "0.01×", "0.1×", "1×", "10×", "100×", "1000×", "10000×"]);
+  });
+});
