@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from benchboard.config import Settings, get_settings
-from benchboard.database_server import ensure_database, libpq_url, resolve_database_url
+from benchboard.database_server import recreate_database, resolve_database_url
 from benchboard.db import make_engine
 from benchboard.demo import load_demo
 from benchboard.errors import AppError
@@ -71,17 +71,7 @@ def db_reset(settings: Settings, args: argparse.Namespace) -> None:
     """Drop and re-create the database, migrated and empty (for tests and demos)."""
     if not args.yes:
         raise SystemExit("db reset deletes every run: pass --yes to confirm")
-    url = libpq_url(resolve_database_url(settings))
-    name = settings.database_name if not settings.database_url else url.rsplit("/", 1)[1]
-    admin = url.replace(f"/{name}", "/postgres", 1)
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-    ensure_database(admin, name)
+    recreate_database(settings)
     db_upgrade(settings, args)
 
 

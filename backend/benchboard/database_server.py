@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import psycopg
 from psycopg import sql
+from sqlalchemy.engine import make_url
 
 from benchboard.config import Settings
 
@@ -47,6 +48,19 @@ def _start_embedded(settings: Settings) -> str:
     server = _embedded_servers[key]
     uri: str = server.get_uri()  # type: ignore[attr-defined]
     return uri
+
+
+def recreate_database(settings: Settings) -> str:
+    """Drop the service's database and create it empty; returns its SQLAlchemy URL."""
+    url = resolve_database_url(settings)
+    target = make_url(url)
+    name = target.database
+    assert name, f"no database name in {url}"
+    admin = libpq_url(target.set(database="postgres").render_as_string(hide_password=False))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    ensure_database(admin, name)
+    return url
 
 
 def ensure_database(admin_uri: str, name: str) -> None:

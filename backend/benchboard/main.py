@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, ORJSONResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
@@ -31,7 +31,6 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         title="Benchboard",
         version="1.0.0",
         summary="Benchmark results: upload contract v1, series, comparisons, regressions.",
-        default_response_class=ORJSONResponse,
     )
     engine = make_engine(database_url or resolve_database_url(settings))
     app.state.settings = settings

@@ -125,157 +125,26 @@ def detect_changes(
     first be reported ``min_runs`` runs after it happened.
     """
     levels = [run_level(observation) for observation in observations]
-    criteria = _Criteria(min_relative_change, significance, min_runs)
-    points = _refine(levels, _search(levels, criteria), criteria)
-    bounds = [0, *points, len(levels)]
-    return [
-        _describe(levels, observations, bounds[i - 1 : i + 2], criteria, higher_is_better)
-        for i in range(1, len(bounds) - 1)
-    ]
-
-
-@dataclass(frozen=True)
-class _Criteria:
-    min_relative_change: float
-    significance: float
-    min_runs: int
-
-
-# (start, stop, how many intervals of that length were searched)
-_Interval = tuple[int, int, int]
-
-
-def _seeded_intervals(size: int, min_runs: int) -> list[_Interval]:
-    """The whole series plus half-overlapping windows of 16, 32, 64 ... runs.
-
-    Windows are anchored at the first run, so they stay put as runs arrive;
-    short windows are what finds a step that is reverted a few runs later.
-    """
-    intervals: list[_Interval] = [(0, size, 1)]
-    length = 16
-    while length < size:
-        starts = range(0, size - 2 * min_runs, length // 2)
-        intervals.extend((start, min(start + length, size), len(starts)) for start in starts)
-        length *= 2
-    return intervals
-
-
-def _search(levels: list[float], criteria: _Criteria) -> list[int]:
-    """Seeded binary segmentation: keep adding the strongest split that holds."""
-    found: list[int] = []
-    seeds = _seeded_intervals(len(levels), criteria.min_runs)
-    cache: dict[tuple[int, int], tuple[float, int] | None] = {}
-    while True:
-        bounds = [0, *sorted(found), len(levels)]
-        segments = [(bounds[i], bounds[i + 1], 1) for i in range(len(bounds) - 1)]
-        usable = [
-            seed for seed in seeds if not any(seed[0] < point < seed[1] for point in found)
-        ]
-        best: tuple[float, int] | None = None
-        for start, stop, multiplicity in segments + usable:
-            if (start, stop) not in cache:
-                cache[(start, stop)] = _interval_split(levels, start, stop, multiplicity, criteria)
-            candidate = cache[(start, stop)]
-            if candidate is not None and candidate[1] not in found:
-                best = candidate if best is None or candidate < best else best
-        if best is None:
-            return sorted(found)
-        found.append(best[1])
-
-
-def _interval_split(
-    levels: list[float], start: int, stop: int, multiplicity: int, criteria: _Criteria
-) -> tuple[float, int] | None:
-    """(adjusted p-value, split) of the interval's best split if it holds."""
-    guess = _best_split(levels, start, stop, criteria.min_runs)
-    if guess is None:
-        return None
-    split = _locate(levels, start, stop, guess, criteria.min_runs)
-    p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs) * multiplicity
-    if p_value > criteria.significance or not _large_enough(levels, start, split, stop, criteria):
-        return None
-    return p_value, split
-
-
-def _locate(levels: list[float], start: int, stop: int, guess: int, min_runs: int) -> int:
-    """Move a split to where two medians fit best (least absolute deviations).
-
-    Rank statistics are most extreme at balanced splits, not at the change, so
-    they find that there is a change but are biased about where.
-    """
-    low = max(start + min_runs, guess - _LOCATE_RADIUS)
-    high = min(stop - min_runs, guess + _LOCATE_RADIUS)
-    return min(
-        range(low, high + 1),
-        key=lambda s: (_abs_deviation(levels[start:s]) + _abs_deviation(levels[s:stop]), s),
-    )
-
-
-def _abs_deviation(values: list[float]) -> float:
-    centre = median(values)
-    return sum(abs(value - centre) for value in values)
-
-
-def _refine(levels: list[float], points: list[int], criteria: _Criteria) -> list[int]:
-    """Re-place each change between its neighbours and drop those that fail there."""
-    points = sorted(points)
-    while points:
-        bounds = [0, *points, len(levels)]
-        for i in range(1, len(bounds) - 1):
-            bounds[i] = _locate(levels, bounds[i - 1], bounds[i + 1], bounds[i], criteria.min_runs)
-        points = sorted(set(bounds[1:-1]))
-        bounds = [0, *points, len(levels)]
-        failing = [
-            (_adjusted_p_value(levels, bounds[i - 1], bounds[i], bounds[i + 1], criteria.min_runs), i)
-            for i in range(1, len(bounds) - 1)
-            if not _holds(levels, bounds[i - 1], bounds[i], bounds[i + 1], criteria)
-        ]
-        if not failing:
-            return points
-        del points[max(failing)[1] - 1]
-    return points
-
-
-def _large_enough(
-    levels: list[float], start: int, split: int, stop: int, criteria: _Criteria
-) -> bool:
-    before = median(levels[start:split])
-    after = median(levels[split:stop])
-    return abs(_relative(before, after)) >= criteria.min_relative_change
-
-
-def _holds(levels: list[float], start: int, split: int, stop: int, criteria: _Criteria) -> bool:
-    """Whether the split is both significant and large enough to matter."""
-    if split - start < criteria.min_runs or stop - split < criteria.min_runs:
-        return False
-    if not _large_enough(levels, start, split, stop, criteria):
-        return False
-    p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
-    return p_value <= criteria.significance
-
-
-def _describe(
-    levels: list[float],
-    observations: Sequence[Observation],
-    bounds: list[int],
-    criteria: _Criteria,
-    higher_is_better: bool,
-) -> DetectedChange:
-    start, split, stop = bounds
-    before = float(median(levels[start:split]))
-    after = float(median(levels[split:stop]))
-    relative = _relative(before, after)
-    worse = relative > 0 if not higher_is_better else relative < 0
-    p_value = _adjusted_p_value(levels, start, split, stop, criteria.min_runs)
-    return DetectedChange(
-        index=split,
-        key=observations[split].key,
-        before=before,
-        after=after,
-        relative_change=relative,
-        direction="regression" if worse else "improvement",
-        confidence=max(0.0, 1.0 - p_value),
-    )
+    segmenter = _Segmenter(levels, min_relative_change, significance, min_runs)
+    bounds = [0, *segmenter.refine(segmenter.search()), len(levels)]
+    changes = []
+    for start, split, stop in zip(bounds, bounds[1:], bounds[2:], strict=False):
+        before, after = segmenter.median(start, split), segmenter.median(split, stop)
+        relative = _relative(before, after)
+        worse = relative < 0 if higher_is_better else relative > 0
+        confidence = 1.0 - segmenter.p_value(start, split, stop)
+        changes.append(
+            DetectedChange(
+                index=split,
+                key=observations[split].key,
+                before=before,
+                after=after,
+                relative_change=relative,
+                direction="regression" if worse else "improvement",
+                confidence=max(0.0, confidence),
+            )
+        )
+    return changes
 
 
 def _relative(before: float, after: float) -> float:
@@ -284,7 +153,141 @@ def _relative(before: float, after: float) -> float:
     return (after - before) / abs(before)
 
 
-# --- The Mann-Whitney scan -------------------------------------------------
+def _seeded_intervals(size: int, min_runs: int) -> list[tuple[int, int, int]]:
+    """(start, stop, windows of that length): the series plus windows of 16, 32 ... runs.
+
+    Windows overlap by half and are anchored at the first run, so they stay put
+    as runs arrive; short windows find a step that is reverted soon after.
+    """
+    intervals = [(0, size, 1)]
+    length = 16
+    while length < size:
+        starts = range(0, size - 2 * min_runs, length // 2)
+        intervals.extend((start, min(start + length, size), len(starts)) for start in starts)
+        length *= 2
+    return intervals
+
+
+class _Segmenter:
+    """One detection pass over the run levels; caches per (start, stop) slice."""
+
+    def __init__(
+        self, levels: list[float], min_relative_change: float, significance: float, min_runs: int
+    ) -> None:
+        self.levels = levels
+        self.min_relative_change = min_relative_change
+        self.significance = significance
+        self.min_runs = min_runs
+        self._ranks: dict[tuple[int, int], _RankSums] = {}
+        self._medians: dict[tuple[int, int], float] = {}
+
+    def median(self, start: int, stop: int) -> float:
+        if (start, stop) not in self._medians:
+            self._medians[(start, stop)] = float(median(self.levels[start:stop]))
+        return self._medians[(start, stop)]
+
+    def ranks(self, start: int, stop: int) -> "_RankSums":
+        if (start, stop) not in self._ranks:
+            self._ranks[(start, stop)] = _RankSums.of(self.levels[start:stop])
+        return self._ranks[(start, stop)]
+
+    def p_value(self, start: int, split: int, stop: int) -> float:
+        """Two-sided rank-test p-value, Bonferroni-adjusted for the splits tried."""
+        tried = max(1, stop - start - 2 * self.min_runs + 1)
+        return min(1.0, _p_value(self.ranks(start, stop), split - start) * tried)
+
+    def large_enough(self, start: int, split: int, stop: int) -> bool:
+        relative = _relative(self.median(start, split), self.median(split, stop))
+        return abs(relative) >= self.min_relative_change
+
+    def holds(self, start: int, split: int, stop: int) -> bool:
+        """Whether the split is both significant and large enough to matter."""
+        if min(split - start, stop - split) < self.min_runs:
+            return False
+        if not self.large_enough(start, split, stop):
+            return False
+        return self.p_value(start, split, stop) <= self.significance
+
+    def search(self) -> list[int]:
+        """Seeded binary segmentation: keep adding the strongest split that holds."""
+        found: list[int] = []
+        seeds = _seeded_intervals(len(self.levels), self.min_runs)
+        cache: dict[tuple[int, int], tuple[float, int] | None] = {}
+        while True:
+            bounds = [0, *sorted(found), len(self.levels)]
+            segments = [(a, b, 1) for a, b in zip(bounds, bounds[1:], strict=False)]
+            usable = [seed for seed in seeds if not any(seed[0] < p < seed[1] for p in found)]
+            best: tuple[float, int] | None = None
+            for start, stop, windows in segments + usable:
+                if (start, stop) not in cache:
+                    cache[(start, stop)] = self._interval_split(start, stop, windows)
+                candidate = cache[(start, stop)]
+                if candidate is not None and candidate[1] not in found:
+                    best = candidate if best is None else min(best, candidate)
+            if best is None:
+                return sorted(found)
+            found.append(best[1])
+
+    def _interval_split(self, start: int, stop: int, windows: int) -> tuple[float, int] | None:
+        """(adjusted p-value, split) of the interval's best split, if it holds."""
+        guess = self._best_split(start, stop)
+        if guess is None or self.p_value(start, guess, stop) * windows > self.significance:
+            return None
+        split = self._locate(start, stop, guess)
+        p_value = self.p_value(start, split, stop) * windows
+        if p_value > self.significance or not self.large_enough(start, split, stop):
+            return None
+        return p_value, split
+
+    def _best_split(self, start: int, stop: int) -> int | None:
+        """The split with the smallest rank-test p-value, or None if too short."""
+        size = stop - start
+        if size < 2 * self.min_runs:
+            return None
+        sums = self.ranks(start, stop)
+        z_by_split = {s: abs(sums.z(s)) for s in range(self.min_runs, size - self.min_runs + 1)}
+        best = max(z_by_split, key=z_by_split.__getitem__)
+        # z underrates splits with a short side; let those compete on exact p-values.
+        short = [s for s, z in z_by_split.items() if min(s, size - s) <= 8 and z >= 2.5]
+        if not short:
+            return start + best
+        return start + min([best, *short], key=lambda s: (_p_value(sums, s), -z_by_split[s]))
+
+    def _locate(self, start: int, stop: int, guess: int) -> int:
+        """Move a split to where two medians fit best (least absolute deviations).
+
+        Rank statistics peak at balanced splits rather than at the change, so
+        they tell that there is a change better than where it is.
+        """
+        low = max(start + self.min_runs, guess - _LOCATE_RADIUS)
+        high = min(stop - self.min_runs, guess + _LOCATE_RADIUS)
+        return min(range(low, high + 1), key=lambda s: (self._fit(start, s) + self._fit(s, stop), s))
+
+    def _fit(self, start: int, stop: int) -> float:
+        centre = self.median(start, stop)
+        return sum(abs(value - centre) for value in self.levels[start:stop])
+
+    def refine(self, points: list[int]) -> list[int]:
+        """Re-place each change between its neighbours; drop the weakest that fails there."""
+        points = sorted(points)
+        while points:
+            bounds = [0, *points, len(self.levels)]
+            for i in range(1, len(bounds) - 1):
+                bounds[i] = self._locate(bounds[i - 1], bounds[i + 1], bounds[i])
+            points = sorted(set(bounds[1:-1]))
+            bounds = [0, *points, len(self.levels)]
+            failing = [
+                (self.p_value(a, b, c), i)
+                for i, (a, b, c) in enumerate(zip(bounds, bounds[1:], bounds[2:], strict=False))
+                if not self.holds(a, b, c)
+            ]
+            if not failing:
+                return points
+            del points[max(failing)[1]]
+        return points
+
+
+# --- The Mann-Whitney statistic ---------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -327,33 +330,6 @@ class _RankSums:
         if variance <= 0.0:
             return 0.0
         return (self.u_after(split) - n_before * n_after / 2) / math.sqrt(variance)
-
-
-def _best_split(levels: list[float], start: int, stop: int, min_runs: int) -> int | None:
-    """The split with the smallest rank-test p-value, or None if too short."""
-    if stop - start < 2 * min_runs:
-        return None
-    sums = _RankSums.of(levels[start:stop])
-    size = stop - start
-    splits = range(min_runs, size - min_runs + 1)
-    best = max(splits, key=lambda s: abs(sums.z(s)))
-    candidates = {best}
-    # Short sides are underrated by z, so let them compete on exact p-values.
-    for s in splits:
-        if min(s, size - s) <= 8 and abs(sums.z(s)) >= 2.5:
-            candidates.add(s)
-    if len(candidates) == 1:
-        return start + best
-    return start + min(candidates, key=lambda s: (_p_value(sums, s), -abs(sums.z(s))))
-
-
-def _adjusted_p_value(
-    levels: list[float], start: int, split: int, stop: int, min_runs: int
-) -> float:
-    """Two-sided rank-test p-value, Bonferroni-adjusted for the splits tried."""
-    sums = _RankSums.of(levels[start:stop])
-    tried = max(1, stop - start - 2 * min_runs + 1)
-    return min(1.0, _p_value(sums, split - start) * tried)
 
 
 def _p_value(sums: _RankSums, split: int) -> float:

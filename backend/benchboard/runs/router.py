@@ -5,14 +5,17 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
 
 from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.runs import service
 from benchboard.runs.body import parse_upload, read_body, require_json
 from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload
-from benchboard.runs.store import store_run
+from benchboard.runs.store import StoredRun, store_run
+from benchboard.tokens.service import Principal
 
 router = APIRouter(prefix="/api/v1", tags=["runs"])
 
@@ -42,13 +45,17 @@ async def create_run(
     """Upload one run (contract v1). Stored whole or not at all."""
     require_json(request)
     body = await read_body(request, limit=settings.max_body_bytes)
-    upload = parse_upload(body)
-    stored = store_run(session, upload, raw_body=body, uploader=token)
+    # Validating and storing 100,000 results is CPU and database work: off the event loop.
+    stored = await run_in_threadpool(_parse_and_store, session, body, token)
     if not stored.created:
         response.status_code = 200
     return RunCreated(
         id=stored.id, url=f"/api/v1/runs/{stored.id}", result_count=stored.result_count
     )
+
+
+def _parse_and_store(session: Session, body: bytes, token: Principal) -> StoredRun:
+    return store_run(session, parse_upload(body), raw_body=body, uploader=token)
 
 
 @router.get("/runs", dependencies=[ReadAccess])

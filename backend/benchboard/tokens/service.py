@@ -18,11 +18,12 @@ Scope = Literal["upload", "maintain", "admin"]
 SCOPES: tuple[Scope, ...] = ("upload", "maintain", "admin")
 TOKEN_PREFIX = "bb_"  # noqa: S105 - a marker, not a secret
 
-# What each scope may do: maintainers may also upload; admins may do everything.
+# What each scope may do. Runners' tokens only upload and maintainers' only triage,
+# so a leaked CI token cannot rewrite the record; admins may do everything.
 _GRANTS: dict[str, frozenset[str]] = {
-    "upload": frozenset({"upload", "read"}),
-    "maintain": frozenset({"upload", "maintain", "read"}),
-    "admin": frozenset({"upload", "maintain", "admin", "read"}),
+    "upload": frozenset({"upload"}),
+    "maintain": frozenset({"maintain"}),
+    "admin": frozenset({"upload", "maintain", "admin"}),
 }
 
 
