@@ -45,3 +45,10 @@ class TextInput:
             return convert(text)
         except (ValueError, KeyError):
             raise ParseError(self.source, f"line {line}", expected) from None
+
+    def reject_incomplete(self, marker: re.Pattern[str], complete: re.Pattern[str],
+                          expected: str) -> None:
+        """A line that starts a result (`marker`) but is cut short is an error, not skipped."""
+        for number, line in enumerate(self.lines, start=1):
+            if marker.search(line) and not complete.search(line):
+                raise ParseError(self.source, f"line {number}", expected)

@@ -15,6 +15,8 @@ THROUGHPUT = Measure("throughput", "ops/s", "higher")
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
+    text.reject_incomplete(re.compile(r" x [\d,.]+ ops/sec"), _CYCLE,
+                           "a complete 'name x <n> ops/sec ±<rme>% (<n> runs sampled)' line")
     results: list[Result] = []
     for line, match in text.matches(_CYCLE):
         result = ResultFactory(context, benchmark=match.group(1), language="javascript")

@@ -23,6 +23,8 @@ _STATS = {"mean": "mean", "median": "median", "std_dev": "stddev"}
 _SNAPSHOTS = {"new", "base", "change"}
 _TIME = re.compile(r"^(\S.*?)?\s*time:\s+\[(\S+) (\S+) (\S+) (\S+) (\S+) (\S+)\]")
 _THRPT = re.compile(r"^\s+thrpt:\s+\[(\S+) (\S+) (\S+) (\S+) (\S+) (\S+)\]")
+_TIME_OR_THRPT = re.compile(r"\btime:")
+_THRPT_MARK = re.compile(r"\bthrpt:")
 _RATE_PREFIX = {"": Decimal(1), "K": Decimal(10**3), "M": Decimal(10**6), "G": Decimal(10**9)}
 
 
@@ -62,6 +64,8 @@ def _name_from_path(source: str) -> str:
 
 def parse_stdout(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
+    text.reject_incomplete(_TIME_OR_THRPT, _TIME, "a complete 'time: [low mid high]' line")
+    text.reject_incomplete(_THRPT_MARK, _THRPT, "a complete 'thrpt: [low mid high]' line")
     results: list[Result] = []
     previous = ""
     for number, line in enumerate(text.lines, start=1):

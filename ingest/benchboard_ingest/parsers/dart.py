@@ -24,6 +24,8 @@ _DETAILED = re.compile(
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
+    text.reject_incomplete(re.compile(r"\(RunTime\)"), _RUNTIME,
+                           "a complete 'Name(RunTime): <time> us.' line")
     results: list[Result] = []
     for line, match in text.matches(_RUNTIME):
         result = ResultFactory(context, benchmark=match.group(1), language="dart")

@@ -19,6 +19,9 @@ from ..units import parse_number
 from ._stats import summarize
 
 _LINE = re.compile(r"^(Benchmark\S*?)(?:-(\d+))?\s+(\d+)\s+(\d.*\S)\s*$")
+_STARTED = re.compile(r"^Benchmark\S*\s+\d+\s")
+_COMPLETE = re.compile(r"^Benchmark\S*\s+\d+(?:\s+[-+]?[\d.]+(?:e[-+]?\d+)?\s+\S+/\S+)+\s*$")
+_END = re.compile(r"^(?:PASS|FAIL|ok\s)")
 _PAIR = re.compile(r"([-+]?[\d.]+(?:e[-+]?\d+)?)\s+(\S+)")
 _KNOWN = {
     "ns/op": Measure("time_per_op", "ns", "lower"),
@@ -37,6 +40,10 @@ class _Series:
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
+    text.reject_incomplete(_STARTED, _COMPLETE, "a complete result line ('<n> <value> <unit>…')")
+    if not text.search(_END):
+        raise ParseError(context.source, text.end(), "the closing 'PASS' or 'ok <pkg>' line "
+                         "(the output looks truncated)")
     series: dict[tuple[str, int | None], _Series] = {}
     for line, match in text.matches(_LINE):
         procs = int(match.group(2)) if match.group(2) else None

@@ -27,6 +27,7 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     """The console table."""
     text = TextInput(raw, context.source)
     text.require(_HEADER, "a table with 'Task name' and 'Latency avg (ns)' columns")
+    text.require(re.compile(r"^└"), "the table's bottom border (the output looks truncated)")
     results: list[Result] = []
     for line, row in text.matches(_ROW):
         result = ResultFactory(context, benchmark=row.group(1), language="javascript")
