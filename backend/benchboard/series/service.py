@@ -95,7 +95,7 @@ def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:
         metric=series.metric,
         unit=series.unit,
         base_unit=series.base_unit,
-        direction=series.direction,  # type: ignore[arg-type]
+        direction=series.direction,
     )
 
 

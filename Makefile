@@ -1,0 +1,61 @@
+# Two commands: `make run` (set up everything, serve on http://127.0.0.1:8000) and
+# `make test` (set up the same way, lint, run every test). Both work on a fresh clone
+# with only Python 3.11+ and Node 20+: PostgreSQL comes from a pip package.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+NPM := npm --prefix frontend --no-audit --no-fund
+FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
+	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+
+.PHONY: setup run test lint test-python test-frontend e2e bench openapi clean
+
+$(BIN)/benchboard: backend/pyproject.toml ingest/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ./ingest -e './backend[dev]'
+	touch $@
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	$(NPM) ci
+
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
+	$(NPM) run build
+
+setup: $(BIN)/benchboard frontend/dist/index.html
+
+run: setup
+	$(BIN)/benchboard serve
+
+lint: setup
+	$(BIN)/ruff check backend ingest migrations bench
+	$(BIN)/mypy backend/benchboard ingest/benchboard_ingest
+	$(BIN)/python -m benchboard.api_drift
+	$(NPM) run check
+
+test-python: setup
+	$(BIN)/pytest backend/tests ingest/tests
+
+test-frontend: setup
+	$(NPM) run test:unit
+
+e2e: setup
+	$(NPM) run test:e2e
+
+test: lint test-python test-frontend e2e
+
+# Regenerate frontend/openapi.json and the TypeScript types after an API change.
+openapi: setup
+	$(BIN)/benchboard openapi > frontend/openapi.json
+	$(NPM) run gen:api
+
+bench: setup
+	$(BIN)/python bench/ingest_speed.py
+	$(BIN)/python bench/read_speed.py
+	$(BIN)/python bench/regression_quality.py
+	$(NPM) run bench
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist .data
