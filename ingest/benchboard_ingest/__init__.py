@@ -27,7 +27,7 @@ __all__ = ["FORMATS", "ParseContext", "ParseError", "Result", "apply_overrides",
            "detect_format", "parse_file_content"]
 
 
-def parse_file_content(raw: str, *, format: str | None, context: ParseContext,  # noqa: A002
+def parse_file_content(raw: str, *, format: str | None, context: ParseContext,
                        filename: str = "<body>") -> list[dict[str, Any]]:
     """Parse one file's text into contract v1 result dicts.
 

@@ -28,7 +28,6 @@ from .parsers import (
 )
 
 
-
 class Parser(Protocol):
     """A pure parser: the text of one file in, contract results out."""
 

@@ -120,7 +120,8 @@ def _set_optional(result: Result, key: Literal["implementation", "mode", "varian
 
 def clean_stats(stats: Stats) -> Stats:
     """Drop non-finite figures: the contract accepts only finite numbers."""
-    return cast(Stats, {k: v for k, v in stats.items() if math.isfinite(v)})
+    values = cast(dict[str, float], stats)
+    return cast(Stats, {k: v for k, v in values.items() if math.isfinite(v)})
 
 
 def set_stat(stats: Stats, key: str, value: float) -> None:
@@ -128,6 +129,11 @@ def set_stat(stats: Stats, key: str, value: float) -> None:
     if key not in STAT_KEYS:
         raise KeyError(key)
     cast(dict[str, float], stats)[key] = value
+
+
+def stat_value(stats: Stats, key: str) -> float | None:
+    """A statistic named at run time, or None when absent."""
+    return cast(dict[str, float], stats).get(key)
 
 
 @dataclass(frozen=True)

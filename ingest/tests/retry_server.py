@@ -35,7 +35,7 @@ class RecordingServer:
         recorder = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            def do_POST(self) -> None:
                 length = int(self.headers["Content-Length"])
                 recorder.bodies.append(json.loads(self.rfile.read(length)))
                 recorder.headers.append(dict(self.headers))
@@ -48,7 +48,7 @@ class RecordingServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 pass
 
         return Handler

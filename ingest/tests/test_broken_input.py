@@ -4,9 +4,8 @@ the place and what was expected, and produces nothing."""
 from __future__ import annotations
 
 import pytest
-from conftest import fixture_text
-
 from benchboard_ingest import FORMATS, ParseContext, ParseError, parse_file_content
+from conftest import fixture_text
 
 # One real fixture per format.
 SAMPLES = {
@@ -54,7 +53,8 @@ def test_truncated_input_is_a_parse_error(fmt: str) -> None:
         _parse(fmt, raw[: len(raw) // 8], relative)
     error = caught.value
     assert error.file == f"fixtures/{relative}"
-    assert error.location and error.expected
+    assert error.location
+    assert error.expected
     assert str(error).startswith(f"fixtures/{relative}: ")
 
 

@@ -5,10 +5,9 @@ import uuid
 from pathlib import Path
 
 import pytest
+from benchboard_ingest.cli import main
 from conftest import FIXTURES
 from retry_server import RecordingServer
-
-from benchboard_ingest.cli import main
 
 WRK = str(FIXTURES / "wrk/wrk_async_aiohttp_latency.txt")
 FIO = str(FIXTURES / "fio/fio_sync_randread.json")
@@ -33,12 +32,14 @@ def test_parse_unknown_file_exits_3_naming_it(capsys: pytest.CaptureFixture[str]
     notes.write_text("nothing to see\n")
     code, out, err = run_cli(capsys, "parse", str(notes))
     assert (code, out) == (3, "")
-    assert str(notes) in err and "line 1" in err
+    assert str(notes) in err
+    assert "line 1" in err
 
 
 def test_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(capsys, "parse", "/nonexistent/wrk.txt")
-    assert code == 2 and "/nonexistent/wrk.txt" in err
+    assert code == 2
+    assert "/nonexistent/wrk.txt" in err
 
 
 def test_dry_run_prints_one_run_with_overrides(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,7 +73,8 @@ def test_hardware_is_captured_when_not_given(capsys: pytest.CaptureFixture[str])
 def test_upload_without_language_for_load_tools_is_usage(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(capsys, "upload", WRK, "--suite", "s", "--dry-run")
-    assert code == 2 and "--language" in err
+    assert code == 2
+    assert "--language" in err
 
 
 def test_bad_suite_and_run_id_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

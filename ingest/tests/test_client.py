@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from retry_server import RecordingServer
-
 from benchboard_ingest.client import ServiceUnavailable, UploadRejected, upload_run
+from retry_server import RecordingServer
 
 RUN = {"id": "0b6f1c2e-4a59-4e0e-9a53-3c1f1d2a7b10", "suite": "s", "results": []}
 
@@ -30,17 +29,15 @@ def test_backoff_doubles_between_attempts() -> None:
 
 
 def test_4xx_is_not_retried() -> None:
-    with RecordingServer([409]) as server:
-        with pytest.raises(UploadRejected) as caught:
-            upload_run(RUN, url=server.url, token="t", sleep=no_sleep)
+    with RecordingServer([409]) as server, pytest.raises(UploadRejected) as caught:
+        upload_run(RUN, url=server.url, token="t", sleep=no_sleep)
     assert caught.value.status == 409
     assert len(server.bodies) == 1
 
 
 def test_5xx_after_all_retries_is_unavailable() -> None:
-    with RecordingServer([503] * 3) as server:
-        with pytest.raises(ServiceUnavailable):
-            upload_run(RUN, url=server.url, token="t", retries=2, sleep=no_sleep)
+    with RecordingServer([503] * 3) as server, pytest.raises(ServiceUnavailable):
+        upload_run(RUN, url=server.url, token="t", retries=2, sleep=no_sleep)
     assert len(server.bodies) == 3
 
 

@@ -110,7 +110,7 @@ def test_criterion_stdout() -> None:
 def test_criterion_benchmark_json_alone_says_where_the_figures_are() -> None:
     from benchboard_ingest import ParseError
 
-    with pytest.raises(ParseError, match="estimates.json"):
+    with pytest.raises(ParseError, match=r"estimates\.json"):
         parse_fixture("criterion/target-criterion/read_lines_std/new/benchmark.json")
 
 

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from ..jsonutil import JsonNode, load_json
-from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory, Stats, set_stat
+from ..model import (
+    Measure,
+    ParamValue,
+    ParseContext,
+    Result,
+    ResultFactory,
+    Stats,
+    set_stat,
+    stat_value,
+)
 from ._http import NON_2XX, THROUGHPUT, TIMEOUTS, TOTAL_REQUESTS, errors, latency
 
 # autocannon's percentile keys mapped onto contract stats.
@@ -31,8 +40,9 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
         result(NON_2XX, document.number("non2xx")),
     ]
     for key in ("p50", "p90", "p99", "p999"):
-        if key in lat_stats:
-            results.append(result(latency(key, "ms"), lat_stats[key]))  # type: ignore[literal-required]
+        value = stat_value(lat_stats, key)
+        if value is not None:
+            results.append(result(latency(key, "ms"), value))
     return results
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..jsonutil import JsonNode, load_json
-from ..model import Direction, ParamValue, ParseContext, Result, Stats, set_stat, STAT_KEYS
+from ..model import STAT_KEYS, Direction, ParamValue, ParseContext, Result, Stats, set_stat
 
 UNITS = frozenset({"ns", "us", "ms", "s", "ops/s", "req/s", "B/s", "KiB/s", "MiB/s", "GiB/s",
                    "KB/s", "MB/s", "GB/s", "B", "KiB", "MiB", "GiB", "count", "percent"})

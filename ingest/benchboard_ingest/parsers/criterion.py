@@ -71,11 +71,7 @@ def parse_stdout(raw: str, *, context: ParseContext) -> list[Result]:
     for number, line in enumerate(text.lines, start=1):
         time = _TIME.match(line)
         if time:
-            name = (time.group(1) or previous).strip()
-            result = ResultFactory(context, benchmark=name, language="rust")
-            value, unit = text.convert(number, time.group(4), lambda t: _time(t, time.group(5)),
-                                       "a time such as '450.35 µs'")
-            results.append(result(Measure("time_per_op", unit, "lower"), value))
+            results.append(_time_result(text, number, time, previous, context))
         elif (thrpt := _THRPT.match(line)) and results:
             results.append(_throughput(text, number, thrpt, results[-1]["benchmark"], context))
         previous = line
@@ -84,8 +80,14 @@ def parse_stdout(raw: str, *, context: ParseContext) -> list[Result]:
     return results
 
 
-def _time(value: str, unit: str) -> tuple[float, str]:
-    return parse_number(value), contract_time_unit(unit)
+def _time_result(text: TextInput, number: int, match: re.Match[str], previous: str,
+                 context: ParseContext) -> Result:
+    """A `time:` line; the name is on it or, when long, alone on the line before."""
+    name = (match.group(1) or previous).strip()
+    result = ResultFactory(context, benchmark=name, language="rust")
+    value = text.convert(number, match.group(4), parse_number, "a time such as '450.35'")
+    unit = text.convert(number, match.group(5), contract_time_unit, "a time unit such as µs")
+    return result(Measure("time_per_op", unit, "lower"), value)
 
 
 def _throughput(text: TextInput, number: int, match: re.Match[str], benchmark: str,

@@ -9,7 +9,16 @@ The ioengine decides the mode: blocking engines are sync, queueing ones async.
 from __future__ import annotations
 
 from ..jsonutil import JsonNode, load_json
-from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory, Stats, set_stat
+from ..model import (
+    Measure,
+    ParamValue,
+    ParseContext,
+    Result,
+    ResultFactory,
+    Stats,
+    set_stat,
+    stat_value,
+)
 
 SYNC_ENGINES = frozenset({"sync", "psync", "vsync", "pvsync", "pvsync2"})
 ASYNC_ENGINES = frozenset({"libaio", "posixaio", "io_uring", "windowsaio", "solarisaio"})
@@ -76,8 +85,9 @@ def _direction_results(stats: JsonNode, result: ResultFactory) -> list[Result]:
                _latency_stats(stats.key("lat_ns"))),
     ]
     for key in ("p50", "p90", "p95", "p99", "p999"):
-        if key in clat:
-            results.append(result(Measure(f"clat_{key}", "ns", "lower"), clat[key]))  # type: ignore[literal-required]
+        value = stat_value(clat, key)
+        if value is not None:
+            results.append(result(Measure(f"clat_{key}", "ns", "lower"), value))
     return results
 
 

@@ -48,7 +48,8 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     results = []
     for pattern, measure in _FIGURES:
         line, match = text.require(pattern, f"line for {measure.metric}")
-        results.append(result(measure, text.convert(line, match.group(1), parse_number, "a number")))
+        value = text.convert(line, match.group(1), parse_number, "a number")
+        results.append(result(measure, value))
     for pattern, measure in _OPTIONAL:
         found = text.search(pattern)
         if found:

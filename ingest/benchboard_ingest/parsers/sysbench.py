@@ -65,6 +65,6 @@ def _latency(text: TextInput, result: ResultFactory) -> Result:
     section = TextInput("\n".join(text.lines[header:header + 6]), text.source)
     stats: Stats = {}
     for key, pattern in _LATENCY.items():
-        line, match = section.require(pattern, f"latency {key} line")
+        _, match = section.require(pattern, f"latency {key} line")
         set_stat(stats, key, parse_number(match.group(1)))
     return result(Measure("latency_avg", "ms", "lower"), stats["mean"], stats)

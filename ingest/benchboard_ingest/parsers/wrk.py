@@ -22,7 +22,14 @@ from ..model import (
     set_stat,
 )
 from ..textutil import TextInput
-from ..units import convert_time, parse_metric_count, parse_number, parse_size, parse_time, rate_unit
+from ..units import (
+    convert_time,
+    parse_metric_count,
+    parse_number,
+    parse_size,
+    parse_time,
+    rate_unit,
+)
 from ._http import NON_2XX, PERCENTILE_KEYS, THROUGHPUT, TIMEOUTS, TOTAL_REQUESTS, errors, latency
 
 _RUNNING = re.compile(r"^Running (\S+) test @ (\S+)")
@@ -42,7 +49,7 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
     params = _params(text)
     result = ResultFactory(context, benchmark=context.benchmark or "wrk", params=params)
-    results = _latency_results(text, result) + [_per_thread(text, result)]
+    results = [*_latency_results(text, result), _per_thread(text, result)]
     results += _totals(text, result) + _errors(text, result)
     return results
 
