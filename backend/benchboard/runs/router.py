@@ -13,7 +13,7 @@ from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.runs import service
 from benchboard.runs.body import parse_upload, read_body, require_json
-from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload
+from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload, SuiteList
 from benchboard.runs.store import StoredRun, store_run
 from benchboard.tokens.service import Principal
 
@@ -56,6 +56,12 @@ async def create_run(
 
 def _parse_and_store(session: Session, body: bytes, token: Principal) -> StoredRun:
     return store_run(session, parse_upload(body), raw_body=body, uploader=token)
+
+
+@router.get("/suites", dependencies=[ReadAccess])
+def list_suites(session: SessionDep) -> SuiteList:
+    """Every suite with its run, result and series counts, dates, languages and machines."""
+    return service.list_suites(session)
 
 
 @router.get("/runs", dependencies=[ReadAccess])

@@ -169,6 +169,25 @@ class RunPage(BaseModel):
     next_cursor: str | None
 
 
+class SuiteOut(BaseModel):
+    """A study or suite: what it covers and when it ran."""
+
+    suite: str
+    title: str | None
+    description: str | None
+    run_count: int
+    result_count: int
+    series_count: int
+    first_started_at: datetime
+    last_started_at: datetime
+    languages: list[str]
+    hardware: list[str]
+
+
+class SuiteList(BaseModel):
+    items: list[SuiteOut]
+
+
 class HardwareOut(BaseModel):
     name: str
     info: dict[str, Any]

@@ -4,12 +4,21 @@ import uuid
 from datetime import datetime
 
 from sqlalchemy import Select, func, literal, select, tuple_
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
 from benchboard.errors import NotFound
 from benchboard.models import Hardware, Result, Run, Series
 from benchboard.pagination import decode_cursor, encode_cursor
-from benchboard.runs.schemas import HardwareOut, ResultOut, RunDetail, RunPage, RunSummary
+from benchboard.runs.schemas import (
+    HardwareOut,
+    ResultOut,
+    RunDetail,
+    RunPage,
+    RunSummary,
+    SuiteList,
+    SuiteOut,
+)
 
 
 def _summary_query() -> Select[tuple[Run, str]]:
@@ -114,3 +123,69 @@ def get_upload_body(session: Session, run_id: uuid.UUID) -> bytes:
     if body is None:
         raise NotFound(f"no run {run_id}")
     return body
+
+
+def list_suites(session: Session) -> SuiteList:
+    """Every suite; its title is its newest run's name, its description a `description` tag."""
+    newest = (
+        select(Run.suite, Run.name, Run.tags["description"].astext.label("description"))
+        .distinct(Run.suite)
+        .order_by(Run.suite, Run.started_at.desc())
+        .subquery()
+    )
+    runs = (
+        select(
+            Run.suite,
+            func.count().label("run_count"),
+            func.sum(Run.result_count).label("result_count"),
+            func.min(Run.started_at).label("first_started_at"),
+            func.max(Run.started_at).label("last_started_at"),
+        )
+        .group_by(Run.suite)
+        .subquery()
+    )
+    series = (
+        select(
+            Series.suite,
+            func.count().label("series_count"),
+            func.array_agg(aggregate_order_by(Series.language.distinct(), Series.language)).label(
+                "languages"
+            ),
+            func.array_agg(aggregate_order_by(Hardware.name.distinct(), Hardware.name)).label(
+                "hardware"
+            ),
+        )
+        .join(Hardware, Hardware.id == Series.hardware_id)
+        .group_by(Series.suite)
+        .subquery()
+    )
+    rows = session.execute(
+        select(
+            runs,
+            newest.c.name,
+            newest.c.description,
+            series.c.series_count,
+            series.c.languages,
+            series.c.hardware,
+        )
+        .join(newest, newest.c.suite == runs.c.suite)
+        .join(series, series.c.suite == runs.c.suite)
+        .order_by(runs.c.last_started_at.desc())
+    ).all()
+    return SuiteList(
+        items=[
+            SuiteOut(
+                suite=r.suite,
+                title=r.name,
+                description=r.description,
+                run_count=r.run_count,
+                result_count=r.result_count,
+                series_count=r.series_count,
+                first_started_at=r.first_started_at,
+                last_started_at=r.last_started_at,
+                languages=r.languages,
+                hardware=r.hardware,
+            )
+            for r in rows
+        ]
+    )

@@ -4,11 +4,11 @@ import json
 from typing import Any
 
 import pytest
+from benchboard.models import Hardware, Result, Run, Series
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchboard.models import Hardware, Result, Run, Series
 from tests.builders import result, run
 
 
@@ -66,28 +66,47 @@ CASES: list[tuple[str, Any, str]] = [
     ("benchmark too long", run(results=[result(benchmark="b" * 201)]), "results[0].benchmark"),
     ("unicode name too long", run(results=[result(variant="é" * 201)]), "results[0].variant"),
     ("params nested", run(results=[result(params={"a": {"b": 1}})]), "results[0].params.a"),
-    ("params nested deeper", run(results=[result(params={"a": _nested(20)})]),
-     "results[0].params.a"),
-    ("params huge", run(results=[result(params={f"k{i}": i for i in range(1000)})]),
-     "results[0].params"),
+    (
+        "params nested deeper",
+        run(results=[result(params={"a": _nested(20)})]),
+        "results[0].params.a",
+    ),
+    (
+        "params huge",
+        run(results=[result(params={f"k{i}": i for i in range(1000)})]),
+        "results[0].params",
+    ),
     ("params list value", run(results=[result(params={"a": [1, 2]})]), "results[0].params.a"),
     ("stats unknown key", run(results=[result(stats={"p42": 1.0})]), "results[0].stats.p42"),
     ("stats string", run(results=[result(stats={"min": "1"})]), "results[0].stats.min"),
-    ("stats negative stddev", run(results=[result(stats={"stddev": -1.0})]),
-     "results[0].stats.stddev"),
+    (
+        "stats negative stddev",
+        run(results=[result(stats={"stddev": -1.0})]),
+        "results[0].stats.stddev",
+    ),
     ("sample is a string", run(results=[result(samples=[1.0, "2"])]), "results[0].samples[1]"),
-    ("samples over 100,000", run(results=[result(samples=[1.0] * 100_001)]),
-     "results[0].samples"),
+    ("samples over 100,000", run(results=[result(samples=[1.0] * 100_001)]), "results[0].samples"),
     ("unknown result field", run(results=[result(colour="red")]), "results[0].colour"),
-    ("error deep in the list", run(results=[result(benchmark=f"b{i}") for i in range(5)]
-                                   + [result(benchmark="b5", value="x")]), "results[5].value"),
+    (
+        "error deep in the list",
+        run(
+            results=[result(benchmark=f"b{i}") for i in range(5)]
+            + [result(benchmark="b5", value="x")]
+        ),
+        "results[5].value",
+    ),
 ]
 
 
-def post_raw(client: TestClient, content: bytes | str, auth: dict[str, str],
-             content_type: str = "application/json") -> Any:
-    return client.post("/api/v1/runs", content=content,
-                       headers={"Content-Type": content_type, **auth})
+def post_raw(
+    client: TestClient,
+    content: bytes | str,
+    auth: dict[str, str],
+    content_type: str = "application/json",
+) -> Any:
+    return client.post(
+        "/api/v1/runs", content=content, headers={"Content-Type": content_type, **auth}
+    )
 
 
 def assert_nothing_stored(session: Session) -> None:
@@ -95,8 +114,9 @@ def assert_nothing_stored(session: Session) -> None:
         assert session.scalar(select(func.count()).select_from(table)) == 0, table.__name__
 
 
-@pytest.mark.parametrize(("body", "path"), [(body, path) for _, body, path in CASES],
-                         ids=[case for case, _, _ in CASES])
+@pytest.mark.parametrize(
+    ("body", "path"), [(body, path) for _, body, path in CASES], ids=[case for case, _, _ in CASES]
+)
 def test_bad_field_is_422_naming_it(
     client: TestClient, auth: dict[str, str], session: Session, body: Any, path: str
 ) -> None:
@@ -116,8 +136,10 @@ def test_non_finite_value_is_422(
     text = json.dumps(run()).replace('"value": 119.898', f'"value": {literal}')
     response = post_raw(client, text, auth)
     assert response.status_code == 422
-    assert response.json()["fields"][0] == {"path": "results[0].value",
-                                            "message": "Input should be a finite number"}
+    assert response.json()["fields"][0] == {
+        "path": "results[0].value",
+        "message": "Input should be a finite number",
+    }
     assert_nothing_stored(session)
 
 
@@ -143,7 +165,9 @@ def test_100001_results_are_422(
     client: TestClient, auth: dict[str, str], session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     one = json.dumps(result())
-    text = json.dumps(run(results=[])).replace('"results": []', f'"results": [{",".join([one] * 100_001)}]')
+    text = json.dumps(run(results=[])).replace(
+        '"results": []', f'"results": [{",".join([one] * 100_001)}]'
+    )
     monkeypatch.setattr(client.app.state.settings, "max_body_bytes", 64 * 1024 * 1024)  # type: ignore[attr-defined]
     response = post_raw(client, text, auth)
     assert response.status_code == 422

@@ -5,25 +5,31 @@ import uuid
 from typing import Any
 
 import pytest
+from benchboard.models import Result, Run, Series
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchboard.models import Result, Run, Series
 from tests.builders import result, run, seed_study
 
 
 def post(client: TestClient, body: Any, auth: dict[str, str], **headers: str) -> Any:
-    return client.post("/api/v1/runs", content=json.dumps(body),
-                       headers={"Content-Type": "application/json", **auth, **headers})
+    return client.post(
+        "/api/v1/runs",
+        content=json.dumps(body),
+        headers={"Content-Type": "application/json", **auth, **headers},
+    )
 
 
 def test_new_run_is_201_with_its_url(client: TestClient, auth: dict[str, str]) -> None:
     body = run()
     response = post(client, body, auth)
     assert response.status_code == 201, response.text
-    assert response.json() == {"id": body["id"], "url": f"/api/v1/runs/{body['id']}",
-                               "result_count": 1}
+    assert response.json() == {
+        "id": body["id"],
+        "url": f"/api/v1/runs/{body['id']}",
+        "result_count": 1,
+    }
 
 
 def test_run_without_id_gets_one_assigned(client: TestClient, auth: dict[str, str]) -> None:
@@ -36,12 +42,27 @@ def test_run_without_id_gets_one_assigned(client: TestClient, auth: dict[str, st
 
 def test_every_value_is_kept(client: TestClient, auth: dict[str, str]) -> None:
     body = run(
-        source_url="https://example.org/a", git={"repo": "r", "commit": "4f2a9c1", "branch": "m"},
-        environment={"dart": "3.3.0"}, tags={"published_by": "example"},
-        hardware={"name": "m1", "cpu": "X", "cores": 8, "memory_gb": 16, "storage": "nvme",
-                  "os": "linux", "numa_nodes": 2, "board": "b"},
-        results=[result(stats={"n": 3, "min": 80.1, "median": 117.0, "p999": 400.0},
-                        samples=[118.2, 121.7, 119.0], direction="lower")],
+        source_url="https://example.org/a",
+        git={"repo": "r", "commit": "4f2a9c1", "branch": "m"},
+        environment={"dart": "3.3.0"},
+        tags={"published_by": "example"},
+        hardware={
+            "name": "m1",
+            "cpu": "X",
+            "cores": 8,
+            "memory_gb": 16,
+            "storage": "nvme",
+            "os": "linux",
+            "numa_nodes": 2,
+            "board": "b",
+        },
+        results=[
+            result(
+                stats={"n": 3, "min": 80.1, "median": 117.0, "p999": 400.0},
+                samples=[118.2, 121.7, 119.0],
+                direction="lower",
+            )
+        ],
     )
     assert post(client, body, auth).status_code == 201
     stored = client.get(f"/api/v1/runs/{body['id']}").json()
@@ -64,8 +85,11 @@ def test_identical_repeat_is_200_and_stores_nothing_more(
     body = run()
     assert post(client, body, auth).status_code == 201
     # Same JSON, other key order and spacing: still the same body.
-    repeat = client.post("/api/v1/runs", content=json.dumps(body, indent=2, sort_keys=True),
-                         headers={"Content-Type": "application/json", **auth})
+    repeat = client.post(
+        "/api/v1/runs",
+        content=json.dumps(body, indent=2, sort_keys=True),
+        headers={"Content-Type": "application/json", **auth},
+    )
     assert repeat.status_code == 200
     assert repeat.json()["id"] == body["id"]
     assert session.scalar(select(func.count()).select_from(Result)) == 1
@@ -132,9 +156,7 @@ def test_seed_study_upload_round_trips(client: TestClient, auth: dict[str, str])
     assert {r["value"] for r in stored["results"]} == {r["value"] for r in body["results"]}
 
 
-def test_units_of_one_series_compare_in_base_unit(
-    client: TestClient, auth: dict[str, str]
-) -> None:
+def test_units_of_one_series_compare_in_base_unit(client: TestClient, auth: dict[str, str]) -> None:
     first = run(results=[result(unit="us", value=120.0)])
     second = run(started_at="2025-03-21T12:00:00Z", results=[result(unit="ns", value=60000.0)])
     assert post(client, first, auth).status_code == 201
@@ -165,8 +187,10 @@ def test_series_identity_is_computed_once_and_shared(
 ) -> None:
     # 10000 and 10000.0 are one parameter value.
     assert post(client, run(), auth).status_code == 201
-    later = run(started_at="2025-04-01T00:00:00+02:00",
-                results=[result(params={"writes": 10000.0, "payload_bytes": 13})])
+    later = run(
+        started_at="2025-04-01T00:00:00+02:00",
+        results=[result(params={"writes": 10000.0, "payload_bytes": 13})],
+    )
     assert post(client, later, auth).status_code == 201
     assert session.scalar(select(func.count()).select_from(Series)) == 1
 

@@ -1,0 +1,103 @@
+"""GET /api/v1/compare/modes reproduces the seed studies' published sync/async ratios."""
+
+from typing import Any
+
+import pytest
+from benchboard.compare.pairing import Candidate, pair_modes
+from fastapi.testclient import TestClient
+
+from tests.seeded import seeded  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.usefixtures("seeded")
+
+
+def pairs(client: TestClient, **filters: Any) -> list[dict[str, Any]]:
+    response = client.get("/api/v1/compare/modes", params=filters)
+    assert response.status_code == 200, response.text
+    items: list[dict[str, Any]] = response.json()["items"]
+    return items
+
+
+def find(items: list[dict[str, Any]], benchmark: str, metric: str, **params: Any) -> Any:
+    return [
+        i
+        for i in items
+        if i["benchmark"] == benchmark
+        and i["metric"] == metric
+        and all(i["params"].get(k) == v for k, v in params.items())
+    ]
+
+
+def test_dart_tiny_writes_async_is_2_087_times_sync(client: TestClient) -> None:
+    items = pairs(client, suite="dart-async-file-writes", variant="sequential")
+    (pair,) = find(items, "file-write-tiny", "time_per_op", writes=10000)
+    assert (pair["sync"]["value"], pair["async"]["value"]) == (57.444, 119.898)
+    assert pair["async_over_sync"] == pytest.approx(2.087, abs=5e-4)
+
+
+def test_groups_of_three_pair_each_async_variant_with_sync(client: TestClient) -> None:
+    items = find(
+        pairs(client, suite="dart-async-file-writes"),
+        "file-write-tiny-3-per-iteration",
+        "time_per_op",
+    )
+    ratios = {p["async"]["variant"]: round(p["async_over_sync"], 3) for p in items}
+    assert ratios == {"future-wait-3": 1.048, "sequential": 1.825}
+
+
+def test_fio_random_read_latency_is_33_3_times(client: TestClient) -> None:
+    (pair,) = find(pairs(client, suite="fio-sync-vs-async"), "fio-randread-4k", "latency", direct=0)
+    assert pair["sync"]["implementation"] == "fio/sync"
+    assert pair["async"]["implementation"] == "fio/posixaio"
+    assert pair["async_over_sync"] == pytest.approx(33.31, abs=5e-3)
+
+
+def test_fio_direct_io_iops_ratio(client: TestClient) -> None:
+    (pair,) = find(pairs(client, suite="fio-sync-vs-async"), "fio-randread-4k", "iops", direct=1)
+    assert pair["async_over_sync"] == pytest.approx(3.667, abs=5e-4)
+
+
+def test_wpf_default_buffer_async_is_2_8_times(client: TestClient) -> None:
+    items = pairs(client, suite="wpf-async-log-reading", metric="total_time")
+    ratios = sorted(round(p["async_over_sync"], 3) for p in items)
+    assert 2.8 in ratios
+    assert 1.5 in ratios
+
+
+def test_filters_narrow_the_pairs(client: TestClient) -> None:
+    dart = pairs(client, language="dart")
+    assert dart
+    assert {p["language"] for p in dart} == {"dart"}
+    assert pairs(client, language="cobol") == []
+
+
+def test_mode_filter_does_not_hide_pairs(client: TestClient) -> None:
+    assert len(pairs(client, mode="async")) == len(pairs(client))
+
+
+def _candidate(series_id: int, mode: str, implementation: str, **params: Any) -> Candidate:
+    return Candidate(
+        series_id=series_id,
+        suite="s",
+        benchmark="b",
+        language="c",
+        hardware="h",
+        metric="m",
+        mode=mode,
+        implementation=implementation,
+        params=params,
+    )
+
+
+def test_same_implementation_is_preferred_over_crossing() -> None:
+    sync = _candidate(1, "sync", "lib", n=1)
+    same = _candidate(2, "async", "lib", n=1)
+    other = _candidate(3, "async", "other-lib", n=1)
+    assert pair_modes([sync, same, other]) == [(sync, same)]
+
+
+def test_params_must_agree_on_shared_keys() -> None:
+    sync = _candidate(1, "sync", "fio/sync", direct=0)
+    deeper = _candidate(2, "async", "fio/posixaio", direct=0, iodepth=32)
+    direct = _candidate(3, "async", "fio/posixaio", direct=1, iodepth=32)
+    assert pair_modes([sync, deeper, direct]) == [(sync, deeper)]

@@ -1,0 +1,11 @@
+"""The seed studies loaded through the upload path, for read tests."""
+
+import pytest
+from benchboard.demo import load_demo
+from sqlalchemy.orm import Session
+
+
+@pytest.fixture
+def seeded(session: Session) -> None:
+    load_demo(session)
+    session.commit()

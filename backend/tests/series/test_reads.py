@@ -1,0 +1,157 @@
+"""Facets, series, history and runs lists over the seed studies."""
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.builders import result, run
+from tests.seeded import seeded  # noqa: F401  (fixture)
+
+
+def get(client: TestClient, path: str, **params: Any) -> Any:
+    response = client.get(path, params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.usefixtures("seeded")
+def test_health_is_ok(client: TestClient) -> None:
+    assert get(client, "/api/v1/health") == {"status": "ok"}
+
+
+@pytest.mark.usefixtures("seeded")
+def test_facets_count_under_the_other_filters(client: TestClient) -> None:
+    facets = get(client, "/api/v1/facets", language="dart", mode="async")["dimensions"]
+    assert set(facets) == {
+        "suite",
+        "benchmark",
+        "language",
+        "implementation",
+        "mode",
+        "variant",
+        "hardware",
+        "metric",
+    }
+    # The language facet ignores the language filter, so other languages stay choosable.
+    assert {v["value"] for v in facets["language"]} >= {"dart", "c", "csharp"}
+    assert {v["value"] for v in facets["mode"]} == {"sync", "async"}
+    suites = {v["value"]: v["count"] for v in facets["suite"]}
+    assert set(suites) == {"dart-async-file-writes", "dart-isolate-messaging"}
+    series = get(
+        client, "/api/v1/series", language="dart", mode="async", suite="dart-async-file-writes"
+    )["items"]
+    assert suites["dart-async-file-writes"] == len(series)
+
+
+@pytest.mark.usefixtures("seeded")
+def test_series_filters_combine_and_repeat(client: TestClient) -> None:
+    items = get(client, "/api/v1/series", language=["go", "dart"], mode="sync")["items"]
+    assert items
+    assert {i["language"] for i in items} <= {"go", "dart"}
+    assert {i["mode"] for i in items} == {"sync"}
+
+
+@pytest.mark.usefixtures("seeded")
+def test_series_carry_their_latest_value(client: TestClient) -> None:
+    (item,) = [
+        i
+        for i in get(
+            client,
+            "/api/v1/series",
+            suite="dart-async-file-writes",
+            mode="async",
+            variant="sequential",
+        )["items"]
+        if i["params"].get("writes") == 10000
+    ]
+    assert item["latest"]["value"] == 119.898
+    assert item["unit"] == "us"
+    assert item["direction"] == "lower"
+    assert item["run_count"] == 1
+
+
+@pytest.mark.usefixtures("seeded")
+def test_series_pages_with_a_cursor(client: TestClient) -> None:
+    first = get(client, "/api/v1/series", limit=50)
+    second = get(client, "/api/v1/series", limit=50, cursor=first["next_cursor"])
+    third = get(client, "/api/v1/series", limit=50, cursor=second["next_cursor"])
+    ids = [i["id"] for page in (first, second, third) for i in page["items"]]
+    assert len(ids) == len(set(ids)) == 137
+    assert third["next_cursor"] is None
+
+
+def test_bad_cursor_is_422(client: TestClient) -> None:
+    response = client.get("/api/v1/series", params={"cursor": "not-a-cursor"})
+    assert response.status_code == 422
+    assert response.json()["fields"][0]["path"] == "cursor"
+
+
+@pytest.mark.usefixtures("seeded")
+def test_suites_summarize_each_study(client: TestClient) -> None:
+    suites = {s["suite"]: s for s in get(client, "/api/v1/suites")["items"]}
+    assert set(suites) == {
+        "dart-async-file-writes",
+        "wpf-async-log-reading",
+        "go-vs-dart-rest",
+        "dart-isolate-messaging",
+        "fio-sync-vs-async",
+    }
+    rest = suites["go-vs-dart-rest"]
+    assert (rest["run_count"], rest["result_count"]) == (3, 28)
+    assert set(rest["languages"]) == {"go", "dart"}
+    assert sum(s["result_count"] for s in suites.values()) == 137
+
+
+@pytest.mark.usefixtures("seeded")
+def test_runs_list_filters_and_pages(client: TestClient) -> None:
+    page = get(client, "/api/v1/runs", suite="go-vs-dart-rest", limit=2)
+    assert len(page["items"]) == 2
+    rest = get(client, "/api/v1/runs", suite="go-vs-dart-rest", limit=2, cursor=page["next_cursor"])
+    assert len(rest["items"]) == 1
+    assert rest["next_cursor"] is None
+    assert (
+        get(client, "/api/v1/runs", hardware="do-8vcpu-dedicated")["items"][0]["suite"]
+        == "go-vs-dart-rest"
+    )
+    assert get(client, "/api/v1/runs", since="2030-01-01T00:00:00Z")["items"] == []
+
+
+def test_unknown_run_is_404(client: TestClient) -> None:
+    response = client.get("/api/v1/runs/00000000-0000-0000-0000-000000000000")
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+
+
+def test_history_is_in_time_order_and_downsamples(client: TestClient, auth: dict[str, str]) -> None:
+    for day in range(1, 31):
+        body = run(started_at=f"2025-01-{day:02d}T00:00:00Z", results=[result(value=float(day))])
+        response = client.post("/api/v1/runs", json=body, headers=auth)
+        assert response.status_code == 201, response.text
+    (series,) = get(client, "/api/v1/series")["items"]
+    full = get(client, f"/api/v1/series/{series['id']}/history")
+    assert [p["value"] for p in full["points"]] == [float(d) for d in range(1, 31)]
+    assert full["downsampled"] is False
+    small = get(client, f"/api/v1/series/{series['id']}/history", max_points=10)
+    assert small["downsampled"] is True
+    assert small["total_points"] == 30
+    assert len(small["points"]) == 10
+    assert sum(p["count"] for p in small["points"]) == 30
+    assert small["points"][0]["min_base"] == pytest.approx(1e-6)
+    window = get(
+        client,
+        f"/api/v1/series/{series['id']}/history",
+        since="2025-01-10T00:00:00Z",
+        until="2025-01-12T00:00:00Z",
+    )
+    assert [p["value"] for p in window["points"]] == [10.0, 11.0, 12.0]
+
+
+def test_reads_can_require_a_token(
+    client: TestClient, upload_token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(client.app.state.settings, "public_read", False)  # type: ignore[attr-defined]
+    assert client.get("/api/v1/series").status_code == 401
+    assert client.get("/api/v1/series", headers={"Authorization": "Bearer bb_x"}).status_code == 401
+    headers = {"Authorization": f"Bearer {upload_token}"}
+    assert client.get("/api/v1/series", headers=headers).status_code == 200
