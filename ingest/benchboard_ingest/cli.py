@@ -110,6 +110,7 @@ def _upload_command(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"the output does not say which language was measured for "
                          f"{', '.join(unknown)}; pass --language")
+    _warn_duplicates(args, results)
     run = build_run(results, _run_options(args))
     if args.dry_run:
         json.dump(run, sys.stdout, indent=2, ensure_ascii=False)
@@ -133,6 +134,20 @@ def _parse_files(args: argparse.Namespace) -> list[dict[str, Any]]:
         if len(args.files) > 1:
             _progress(args, f"[{index}/{len(args.files)}] {path}: {len(parsed)} results")
     return results
+
+
+def _warn_duplicates(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
+    """Two results of one series in one run usually mean files that need --variant."""
+    seen: set[str] = set()
+    for result in results:
+        identity = json.dumps([result.get(k) for k in (
+            "benchmark", "params", "language", "implementation", "mode", "variant", "metric")],
+            sort_keys=True)
+        if identity in seen:
+            _progress(args, f"warning: several results for {result['benchmark']} "
+                            f"{result['metric']}; upload such files separately or with --variant")
+            return
+        seen.add(identity)
 
 
 def _progress(args: argparse.Namespace, message: str) -> None:

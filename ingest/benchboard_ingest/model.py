@@ -121,7 +121,10 @@ def _set_optional(result: Result, key: Literal["implementation", "mode", "varian
 def clean_stats(stats: Stats) -> Stats:
     """Drop non-finite figures: the contract accepts only finite numbers."""
     values = cast(dict[str, float], stats)
-    return cast(Stats, {k: v for k, v in values.items() if math.isfinite(v)})
+    clean = {k: v for k, v in values.items() if math.isfinite(v)}
+    if "n" in clean and float(clean["n"]).is_integer():
+        clean["n"] = int(clean["n"])  # a count reads best as an integer
+    return cast(Stats, clean)
 
 
 def set_stat(stats: Stats, key: str, value: float) -> None:
