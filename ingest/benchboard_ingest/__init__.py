@@ -15,6 +15,7 @@ Stable API for the service (`POST /api/v1/ingest/{format}`):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .detect import detect_format
@@ -38,13 +39,8 @@ def parse_file_content(raw: str, *, format: str | None, context: ParseContext,
     if format is not None and format not in FORMATS:
         raise ParseError(filename, "format", f"one of {', '.join(FORMATS)}")
     name = format or detect_format(raw, filename)
-    results = run_parser(name, raw, _with_source(context, filename))
+    results = run_parser(name, raw, replace(context, source=filename))
     if not results:
         raise ParseError(filename, "end of input", f"at least one {name} result")
     return [dict(result) for result in results]
 
-
-def _with_source(context: ParseContext, filename: str) -> ParseContext:
-    from dataclasses import replace
-
-    return replace(context, source=filename)
