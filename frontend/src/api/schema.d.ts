@@ -653,7 +653,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                series_id: string;
+                series_id: number;
             };
             cookie?: never;
         };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { languageColor } from "../../../lib/colors";
-import { buildHistoryCharts, type HistoryLike, type HistorySeriesLike, placeMarkers } from "./historyChart";
+import { buildHistoryCharts, type HistoryLike, type HistorySeriesLike, mergeByTime } from "./historyChart";
 
 const series = (id: number, overrides: Partial<HistorySeriesLike> = {}): HistorySeriesLike => ({
   id,
@@ -53,8 +53,24 @@ describe("buildHistoryCharts", () => {
   it("splits unit dimensions and draws bands from buckets or stats", () => {
     const charts = buildHistoryCharts([
       history(series(1), [
-        { run_id: "a", started_at: "2025-01-01T00:00:00Z", value: 2, unit: "ms", value_base: 0.002, stats: { min: 1, max: 3 } },
-        { run_id: "b", started_at: "2025-01-02T00:00:00Z", value: 2, unit: "ms", value_base: 0.002, min_base: 0.0015, max_base: 0.004, count: 7 },
+        {
+          run_id: "a",
+          started_at: "2025-01-01T00:00:00Z",
+          value: 2,
+          unit: "ms",
+          value_base: 0.002,
+          stats: { min: 1, max: 3 },
+        },
+        {
+          run_id: "b",
+          started_at: "2025-01-02T00:00:00Z",
+          value: 2,
+          unit: "ms",
+          value_base: 0.002,
+          min_base: 0.0015,
+          max_base: 0.004,
+          count: 7,
+        },
       ]),
       history(series(2, { metric: "iops", base_unit: "ops/s", direction: "higher" }), []),
     ]);
@@ -67,18 +83,19 @@ describe("buildHistoryCharts", () => {
   });
 });
 
-describe("placeMarkers", () => {
-  it("keeps markers inside the domain, in order", () => {
-    const domain: [number, number] = [Date.parse("2025-01-01"), Date.parse("2025-12-31")];
-    const placed = placeMarkers(
-      [
-        { time: "2025-06-01T00:00:00Z", label: "regression", kind: "regression", status: "open" },
-        { time: "2024-06-01T00:00:00Z", label: "too early", kind: "annotation" },
-        { time: Date.parse("2025-02-01"), label: "kernel update", kind: "annotation" },
-        { time: "not a date", label: "bad", kind: "annotation" },
-      ],
-      domain,
-    );
-    expect(placed.map((m) => m.label)).toEqual(["kernel update", "regression"]);
+describe("mergeByTime", () => {
+  it("joins lines on their times", () => {
+    const [chart] = buildHistoryCharts([
+      history(series(1), [
+        { run_id: "a", started_at: "2025-01-01T00:00:00Z", value: 1, unit: "s", value_base: 1 },
+        { run_id: "b", started_at: "2025-01-02T00:00:00Z", value: 2, unit: "s", value_base: 2 },
+      ]),
+      history(series(2), [
+        { run_id: "c", started_at: "2025-01-02T00:00:00Z", value: 3, unit: "s", value_base: 3 },
+      ]),
+    ]);
+    const rows = mergeByTime(chart?.lines ?? []);
+    expect(rows.map((r) => Object.keys(r.points))).toEqual([["1"], ["1", "2"]]);
+    expect(rows[1]?.points["2"]?.runId).toBe("c");
   });
 });

@@ -67,6 +67,8 @@ export interface HistoryChartModel {
   direction: "lower" | "higher" | "mixed";
   scale: Scale;
   lines: HistoryLine[];
+  /** The lines joined on time, for the chart's one data set. */
+  rows: TimeRow[];
   domain: [number, number];
 }
 
@@ -123,6 +125,7 @@ function buildChart(key: string, histories: readonly HistoryLike[]): HistoryChar
     direction: directions.size === 1 ? (first.direction as "lower" | "higher") : "mixed",
     scale,
     lines,
+    rows: mergeByTime(lines),
     domain: times.length ? [Math.min(...times), Math.max(...times)] : [0, 0],
   };
 }
@@ -134,22 +137,21 @@ export function buildHistoryCharts(histories: readonly HistoryLike[]): HistoryCh
   return [...byUnit.entries()].map(([unit, members]) => buildChart(unit, members));
 }
 
-/** A regression or annotation to mark on a history chart. */
-export interface Marker {
-  time: string | number;
-  label: string;
-  kind: string;
-  status?: string;
-}
-
-export interface PlacedMarker extends Marker {
+export interface TimeRow {
   t: number;
+  /** Per line key, its point at this time. */
+  points: Record<string, HistoryDatum>;
 }
 
-/** Markers with a parseable time inside the chart's domain, in time order. */
-export function placeMarkers(markers: readonly Marker[], domain: [number, number]): PlacedMarker[] {
-  return markers
-    .map((m) => ({ ...m, t: typeof m.time === "number" ? m.time : Date.parse(m.time) }))
-    .filter((m) => Number.isFinite(m.t) && m.t >= domain[0] && m.t <= domain[1])
-    .sort((a, b) => a.t - b.t);
+/** One row per distinct time holding every line's point there, for a chart with one shared data set. */
+export function mergeByTime(lines: readonly HistoryLine[]): TimeRow[] {
+  const rows = new Map<number, TimeRow>();
+  for (const line of lines) {
+    for (const point of line.points) {
+      const row = rows.get(point.t) ?? { t: point.t, points: {} };
+      row.points[line.key] = point;
+      rows.set(point.t, row);
+    }
+  }
+  return [...rows.values()].sort((a, b) => a.t - b.t);
 }

@@ -5,7 +5,10 @@ describe("describeRatio", () => {
   it("words lower-is-better ratios", () => {
     expect(describeRatio(119.898 / 57.444, "lower", "s").text).toBe("async 2.09× slower");
     expect(describeRatio(31410 / 943, "lower", "s").text).toBe("async 33.3× slower");
-    expect(describeRatio(1 / 1.048, "lower", "s")).toMatchObject({ text: "async 1.05× faster", verdict: "faster" });
+    expect(describeRatio(1 / 1.048, "lower", "s")).toMatchObject({
+      text: "async 1.05× faster",
+      verdict: "faster",
+    });
   });
   it("words higher-is-better ratios the other way round", () => {
     expect(describeRatio(307000 / 762000, "higher", "ops/s").text).toBe("async 2.48× slower");

@@ -51,10 +51,17 @@ function formatFactor(factor: number): string {
  */
 export function describeRatio(ratio: number, direction: string, baseUnit: string): RatioWording {
   const factor = ratio >= 1 ? ratio : 1 / ratio;
-  if (Number(factor.toPrecision(3)) === 1) return { text: "async about the same (1.00×)", verdict: "same", factor: 1 };
+  if (Number(factor.toPrecision(3)) === 1)
+    return { text: "async about the same (1.00×)", verdict: "same", factor: 1 };
   const asyncIsBetter = direction === "higher" ? ratio > 1 : ratio < 1;
   const speed = SPEED_UNITS.has(baseUnit);
-  const verdict: RatioVerdict = speed ? (asyncIsBetter ? "faster" : "slower") : asyncIsBetter ? "better" : "worse";
+  const verdict: RatioVerdict = speed
+    ? asyncIsBetter
+      ? "faster"
+      : "slower"
+    : asyncIsBetter
+      ? "better"
+      : "worse";
   return { text: `async ${formatFactor(factor)} ${verdict}`, verdict, factor };
 }
 
@@ -66,8 +73,8 @@ export interface RatioInterval {
 
 /** Student's t 0.975 quantiles for 1–30 degrees of freedom. */
 const T975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
-  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
 /** Student's t 0.975 quantile; degrees of freedom are rounded down, so the interval errs wide. */

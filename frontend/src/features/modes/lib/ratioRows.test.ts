@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRatioSections, formatRatioTick, type PairLike, ratioTicks, variantLabel } from "./ratioRows";
+import { buildRatioSections, type PairLike, variantLabel } from "./ratioRows";
 
 function pair(overrides: Partial<PairLike> = {}): PairLike {
   return {
@@ -12,8 +12,22 @@ function pair(overrides: Partial<PairLike> = {}): PairLike {
     metric: "time_per_op",
     base_unit: "s",
     direction: "lower",
-    sync: { series_id: 1, run_id: "r", variant: "sequential", value: 57.444, unit: "us", value_base: 57.444e-6 },
-    async: { series_id: 2, run_id: "r", variant: "sequential", value: 119.898, unit: "us", value_base: 119.898e-6 },
+    sync: {
+      series_id: 1,
+      run_id: "r",
+      variant: "sequential",
+      value: 57.444,
+      unit: "us",
+      value_base: 57.444e-6,
+    },
+    async: {
+      series_id: 2,
+      run_id: "r",
+      variant: "sequential",
+      value: 119.898,
+      unit: "us",
+      value_base: 119.898e-6,
+    },
     async_over_sync: 119.898 / 57.444,
     ...overrides,
   };
@@ -36,7 +50,14 @@ describe("buildRatioSections", () => {
   it("turns the interval into log offsets", () => {
     const [section] = buildRatioSections([
       pair({
-        sync: { series_id: 1, run_id: "r", value: 10, unit: "ms", value_base: 0.01, stats: { min: 8, max: 12 } },
+        sync: {
+          series_id: 1,
+          run_id: "r",
+          value: 10,
+          unit: "ms",
+          value_base: 0.01,
+          stats: { min: 8, max: 12 },
+        },
         async: { series_id: 2, run_id: "r", value: 20, unit: "ms", value_base: 0.02 },
         async_over_sync: 2,
       }),
@@ -58,20 +79,5 @@ describe("variantLabel", () => {
     expect(variantLabel({ ...p, async: { ...p.async, variant: "future-wait-3" } })).toBe(
       "async future-wait-3 vs sync sequential",
     );
-  });
-});
-
-describe("ratio ticks", () => {
-  it("covers the bars with 1-2-5 ticks including 1.0", () => {
-    const rows = buildRatioSections([pair(), pair({ async_over_sync: 0.4 })])[0]?.rows ?? [];
-    const ticks = ratioTicks(rows).map(formatRatioTick);
-    expect(ticks).toContain("1×");
-    expect(ticks).toContain("2×");
-    expect(ticks).toContain("0.5×");
-    expect(ticks.length).toBeLessThanOrEqual(9);
-  });
-  it("thins to powers of ten for wide spans", () => {
-    const rows = buildRatioSections([pair({ async_over_sync: 1e-3 }), pair({ async_over_sync: 1e4 })])[0]?.rows ?? [];
-    expect(ratioTicks(rows).map(formatRatioTick)).toEqual(["0.001×", "0.01×", "0.1×", "1×", "10×", "100×", "1000×", "10000×"]);
   });
 });

@@ -26,6 +26,7 @@ export interface PairLike {
 
 export interface RatioRow<P extends PairLike = PairLike> {
   key: string;
+  ratio: number;
   label: string;
   /** log10 of async/sync: bars start at 0 (= 1.0×). */
   logRatio: number;
@@ -68,6 +69,7 @@ function toRow<P extends PairLike>(pair: P, showHardware: boolean): RatioRow<P> 
   const logRatio = Math.log10(ratio);
   return {
     key: `${pair.sync.series_id}:${pair.async.series_id}`,
+    ratio,
     label: rowLabel(pair, showHardware),
     logRatio,
     error: interval ? [logRatio - Math.log10(interval.low), Math.log10(interval.high) - logRatio] : null,
@@ -92,31 +94,4 @@ export function buildRatioSections<P extends PairLike>(pairs: readonly P[]): Rat
       color: languageColor(language),
       rows: rows.sort((a, b) => a.label.localeCompare(b.label, "en", { numeric: true })),
     }));
-}
-
-function cover(candidates: readonly number[], low: number, high: number): number[] {
-  const first = candidates.filter((c) => c <= low + 1e-9).at(-1) ?? candidates[0];
-  const last = candidates.find((c) => c >= high - 1e-9) ?? candidates.at(-1);
-  return candidates.filter((c) => c >= (first as number) && c <= (last as number));
-}
-
-/**
- * Nice ratio ticks (…, 0.5, 1, 2, 5, 10, …) as log10 values from one at or below the lowest bar
- * end to one at or above the highest; 1.0 always included; only powers of ten past nine ticks.
- */
-export function ratioTicks(rows: readonly RatioRow[]): number[] {
-  const ends = rows.flatMap((r) => [r.logRatio - (r.error?.[0] ?? 0), r.logRatio + (r.error?.[1] ?? 0)]);
-  const low = Math.min(0, ...ends);
-  const high = Math.max(0, ...ends);
-  const oneTwoFive: number[] = [];
-  for (let power = -9; power <= 9; power++) {
-    for (const mantissa of [1, 2, 5]) oneTwoFive.push(Math.log10(mantissa) + power);
-  }
-  const ticks = cover(oneTwoFive, low, high);
-  return ticks.length > 9 ? cover(oneTwoFive.filter(Number.isInteger), low, high) : ticks;
-}
-
-/** "2×", "0.5×" for a log10 tick. */
-export function formatRatioTick(logValue: number): string {
-  return `${Number((10 ** logValue).toPrecision(2))}×`;
 }

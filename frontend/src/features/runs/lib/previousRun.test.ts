@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { previousRun } from "./previousRun";
 
-const run = (id: string, started_at: string, hardware_name = "m", suite = "s") => ({ id, suite, hardware_name, started_at });
+const run = (id: string, started_at: string, hardware_name = "m", suite = "s") => ({
+  id,
+  suite,
+  hardware_name,
+  started_at,
+});
 
 describe("previousRun", () => {
   it("picks the latest earlier run of the same suite and hardware", () => {

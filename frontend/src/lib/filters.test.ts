@@ -7,7 +7,7 @@ import {
   toApiQuery,
   toggleValue,
   writeFilters,
-} from "./filterState";
+} from "./filters";
 
 describe("URL ⇄ filters", () => {
   it("round-trips repeated values and dates, keeping other keys", () => {

@@ -1,0 +1,64 @@
+import { useQuery } from "@tanstack/react-query";
+import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
+import { ShareBar } from "../../components/ShareBar";
+import { Empty, QueryView } from "../../components/Status";
+import { FacetPanel } from "../../features/filters/components/FacetPanel";
+import { modePairsQuery } from "../../features/modes/api";
+import { MethodNote } from "../../features/modes/components/MethodNote";
+import { modeColumns } from "../../features/modes/components/modeColumns";
+import { RatioSections } from "../../features/modes/components/RatioSections";
+import { buildRatioSections } from "../../features/modes/lib/ratioRows";
+import { filtersRecord } from "../../lib/filters";
+import { useFilters } from "../../lib/useFilters";
+import { useNarrow } from "../../lib/useMediaQuery";
+
+export function ModesRoute() {
+  const [filters, setFilters] = useFilters();
+  const narrow = useNarrow();
+  const pairs = useQuery(modePairsQuery(filters));
+  const sections = buildRatioSections(pairs.data?.items ?? []);
+  const [sort, toggleSort] = useUrlSort("language");
+  const rows = useSortedRows(
+    sections.flatMap((s) => s.rows),
+    modeColumns,
+    sort,
+  );
+  return (
+    <>
+      <div className="page-head">
+        <h1>Sync vs async</h1>
+        <ShareBar view="sync-vs-async" columns={modeColumns} rows={rows} filters={filtersRecord(filters)} />
+      </div>
+      <div className="with-filters">
+        <FacetPanel filters={filters} onChange={setFilters} hide={["mode"]} collapsed={narrow} />
+        <section aria-label="Sync versus async">
+          <p className="muted">
+            Every workload measured both ways: the async value over the sync value of the same suite,
+            hardware, benchmark, params, language, implementation and metric.
+          </p>
+          <MethodNote />
+          <QueryView query={pairs} what="sync/async pairs">
+            {() =>
+              rows.length === 0 ? (
+                <Empty>No workload under these filters has both a sync and an async result.</Empty>
+              ) : (
+                <>
+                  <RatioSections sections={sections} />
+                  <h2>All pairs</h2>
+                  <DataTable
+                    caption="Async over sync for every pair"
+                    columns={modeColumns}
+                    rows={rows}
+                    rowKey={(r) => r.key}
+                    sort={sort}
+                    onSort={toggleSort}
+                  />
+                </>
+              )
+            }
+          </QueryView>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,158 @@
+import { useNavigate } from "react-router";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { HistoryChartModel, TimeRow } from "../../features/history/lib/historyChart";
+import { OKABE_ITO } from "../../lib/colors";
+import { type Marker, type PlacedMarker, placeMarkers } from "../../lib/markers";
+import { formatDate, formatDateTime } from "../../lib/time";
+import { formatNumber } from "../../lib/units";
+
+const MARKER_COLORS: Record<string, string> = {
+  regression: OKABE_ITO.vermillion,
+  annotation: OKABE_ITO.reddishPurple,
+};
+
+interface HistoryChartProps {
+  chart: HistoryChartModel;
+  /** Regressions and annotations, drawn as vertical lines with hover text. */
+  markers?: readonly Marker[];
+  height?: number;
+}
+
+function MarkerLabel({ marker, viewBox }: { marker: PlacedMarker; viewBox?: { x?: number; y?: number } }) {
+  const x = viewBox?.x ?? 0;
+  const y = viewBox?.y ?? 0;
+  const text = `${marker.kind}${marker.status ? ` (${marker.status})` : ""}: ${marker.label} — ${formatDateTime(marker.t)}`;
+  return (
+    <g className="marker-label">
+      <title>{text}</title>
+      <circle cx={x} cy={y + 6} r={6} fill={MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey} />
+    </g>
+  );
+}
+
+function TooltipBody({
+  chart,
+  active,
+  payload,
+}: {
+  chart: HistoryChartModel;
+  active?: boolean;
+  payload?: { payload?: TimeRow }[];
+}) {
+  const row = payload?.[0]?.payload;
+  if (!active || !row) return null;
+  return (
+    <div className="chart-tooltip">
+      <strong>{formatDateTime(row.t)}</strong>
+      <ul>
+        {chart.lines.map((line) => {
+          const point = row.points[line.key];
+          if (!point) return null;
+          const band = point.band
+            ? ` (${chart.scale.format(point.band[0])} – ${chart.scale.format(point.band[1])})`
+            : "";
+          const runs = point.count > 1 ? `, ${point.count} runs` : "";
+          return (
+            <li key={line.key}>
+              <span className="swatch" style={{ background: line.color }} /> {line.label}:{" "}
+              {chart.scale.format(point.value, 4)}
+              {band}
+              {runs}
+            </li>
+          );
+        })}
+      </ul>
+      <p className="muted">Click a point to open its run.</p>
+    </div>
+  );
+}
+
+/** Values over real time, one line per series, min–max bands, and optional markers. */
+export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChartProps) {
+  const navigate = useNavigate();
+  const placed = placeMarkers(markers, chart.domain);
+  const singleTime = chart.domain[0] === chart.domain[1];
+  const day = 86_400_000;
+  const domain: [number, number] = singleTime ? [chart.domain[0] - day, chart.domain[1] + day] : chart.domain;
+  return (
+    <ResponsiveContainer width="100%" height={height}>
+      <ComposedChart data={chart.rows} margin={{ top: 16, right: 16, bottom: 16, left: 8 }}>
+        <CartesianGrid strokeDasharray="3 3" className="grid" />
+        <XAxis
+          dataKey="t"
+          type="number"
+          scale="time"
+          domain={domain}
+          tickFormatter={(t: number) => formatDate(t)}
+          className="axis"
+          minTickGap={40}
+        />
+        <YAxis
+          tickFormatter={(v: number) => formatNumber(v)}
+          label={{ value: chart.scale.label, angle: -90, position: "insideLeft", className: "axis-label" }}
+          className="axis"
+          width={64}
+        />
+        <Tooltip content={<TooltipBody chart={chart} />} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {chart.lines.map((line) => (
+          <Area
+            key={`band-${line.key}`}
+            dataKey={(row: TimeRow) => row.points[line.key]?.band ?? undefined}
+            stroke="none"
+            fill={line.color}
+            fillOpacity={0.18}
+            connectNulls
+            isAnimationActive={false}
+            legendType="none"
+            tooltipType="none"
+            name={`${line.label} range`}
+          />
+        ))}
+        {chart.lines.map((line) => (
+          <Line
+            key={line.key}
+            name={line.label}
+            dataKey={(row: TimeRow) => row.points[line.key]?.value}
+            stroke={line.color}
+            strokeDasharray={line.dash}
+            strokeWidth={2}
+            connectNulls
+            isAnimationActive={false}
+            dot={line.points.length <= 200 ? { r: 4, fill: line.color, cursor: "pointer" } : false}
+            activeDot={{
+              r: 6,
+              cursor: "pointer",
+              onClick: (_event: unknown, dot: unknown) => {
+                const runId = ((dot as { payload?: TimeRow }).payload as TimeRow | undefined)?.points[
+                  line.key
+                ]?.runId;
+                if (runId) navigate(`/runs/${runId}`);
+              },
+            }}
+          />
+        ))}
+        {placed.map((marker) => (
+          <ReferenceLine
+            key={`${marker.kind}-${marker.t}-${marker.label}`}
+            x={marker.t}
+            stroke={MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey}
+            strokeDasharray="4 2"
+            label={<MarkerLabel marker={marker} />}
+          />
+        ))}
+      </ComposedChart>
+    </ResponsiveContainer>
+  );
+}

@@ -1,0 +1,98 @@
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ErrorBar,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { OKABE_ITO } from "../../lib/colors";
+import { formatRatioTick, ratioTicks } from "../../lib/logScale";
+import { WrappedTick } from "./WrappedTick";
+
+/** One bar: log10(async/sync) from 0, its interval as log offsets, and its wording. */
+export interface RatioBar {
+  key: string;
+  label: string;
+  logRatio: number;
+  error: [number, number] | null;
+  wording: { text: string; verdict: string };
+  ratio: number;
+}
+
+const VERDICT_FILL: Record<string, string> = {
+  faster: OKABE_ITO.bluishGreen,
+  better: OKABE_ITO.bluishGreen,
+  slower: OKABE_ITO.vermillion,
+  worse: OKABE_ITO.vermillion,
+  same: OKABE_ITO.grey,
+};
+
+/** async/sync ratios as bars from 1.0 on a log scale, each labelled with its wording. */
+export function RatioBarChart({ rows, narrow }: { rows: readonly RatioBar[]; narrow: boolean }) {
+  const ticks = ratioTicks(
+    rows.flatMap((r) => [r.logRatio - (r.error?.[0] ?? 0), r.logRatio + (r.error?.[1] ?? 0)]),
+  );
+  const wordingByLabel = new Map(rows.map((r) => [r.label, r.wording.text]));
+  const labelChars = narrow ? 18 : 44;
+  const height = 60 + rows.length * (narrow ? 92 : 64);
+  return (
+    <ResponsiveContainer width="100%" height={height}>
+      <BarChart data={[...rows]} layout="vertical" margin={{ top: 4, right: 16, bottom: 16, left: 4 }}>
+        <CartesianGrid horizontal={false} strokeDasharray="3 3" className="grid" />
+        <XAxis
+          type="number"
+          domain={[ticks[0] ?? -1, ticks.at(-1) ?? 1]}
+          ticks={ticks}
+          tickFormatter={formatRatioTick}
+          allowDataOverflow
+          label={{
+            value: "async / sync (log scale)",
+            position: "insideBottom",
+            offset: -10,
+            className: "axis-label",
+          }}
+          className="axis"
+        />
+        <YAxis
+          type="category"
+          dataKey="label"
+          width={narrow ? 140 : 330}
+          interval={0}
+          tick={(props) => (
+            <WrappedTick {...props} width={labelChars} emphasis={(label) => wordingByLabel.get(label)} />
+          )}
+          className="axis"
+        />
+        <ReferenceLine x={0} stroke="var(--text)" />
+        <Tooltip
+          cursor={{ className: "tooltip-cursor" }}
+          formatter={(_value, _name, item) => {
+            const row = item.payload as RatioBar;
+            return [`${row.ratio.toPrecision(4)} (${row.wording.text})`, "async / sync"];
+          }}
+          contentStyle={{
+            background: "var(--surface)",
+            border: "1px solid var(--border)",
+            color: "var(--text)",
+          }}
+        />
+        <Bar dataKey="logRatio" isAnimationActive={false} name="async / sync">
+          {rows.map((row) => (
+            <Cell key={row.key} fill={VERDICT_FILL[row.wording.verdict]} />
+          ))}
+          <ErrorBar
+            dataKey={(row: RatioBar) => row.error ?? undefined}
+            direction="x"
+            width={5}
+            stroke="var(--text)"
+          />
+        </Bar>
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}

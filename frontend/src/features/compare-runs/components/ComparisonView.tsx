@@ -1,0 +1,94 @@
+import { Link } from "react-router";
+import type { MatchedResult, RunComparison, RunSummary, UnmatchedResult } from "../../../api/types";
+import { DataTable, useSortedRows, useUrlSort } from "../../../components/DataTable";
+import { Empty } from "../../../components/Status";
+import { formatDateTime } from "../../../lib/time";
+import { VERDICT_TEXT } from "../lib/changes";
+import { matchedColumns, unmatchedColumns } from "./comparisonColumns";
+
+const resultKey = (r: MatchedResult | UnmatchedResult) =>
+  JSON.stringify([r.suite, r.benchmark, r.params, r.language, r.implementation, r.mode, r.variant, r.metric]);
+
+function RunHeading({ side, run }: { side: string; run: RunSummary }) {
+  return (
+    <p>
+      <strong>{side}:</strong> <Link to={`/runs/${run.id}`}>{run.name ?? run.id}</Link> —{" "}
+      {formatDateTime(run.started_at)}, {run.hardware_name} <code className="muted">{run.id}</code>
+    </p>
+  );
+}
+
+function Unmatched({ title, rows }: { title: string; rows: readonly UnmatchedResult[] }) {
+  const [sort, toggleSort] = useUrlSort("benchmark");
+  const sorted = useSortedRows(rows, unmatchedColumns, sort);
+  return (
+    <>
+      <h2>{title}</h2>
+      {rows.length === 0 ? (
+        <p className="muted">None.</p>
+      ) : (
+        <DataTable
+          caption={title}
+          columns={unmatchedColumns}
+          rows={sorted}
+          rowKey={resultKey}
+          sort={sort}
+          onSort={toggleSort}
+        />
+      )}
+    </>
+  );
+}
+
+/** Shared results side by side with their change, then the results only one run has. */
+export function ComparisonView({
+  comparison,
+  rows,
+}: {
+  comparison: RunComparison;
+  rows: readonly MatchedResult[];
+}) {
+  const [sort, toggleSort] = useUrlSort("change", "desc");
+  const counts = { better: 0, worse: 0, noise: 0 };
+  for (const r of comparison.matched) counts[r.verdict] += 1;
+  return (
+    <>
+      <RunHeading side="Baseline" run={comparison.baseline} />
+      <RunHeading side="Contender" run={comparison.contender} />
+      <p aria-live="polite">
+        {comparison.matched.length} shared results:{" "}
+        <span className="verdict-better">
+          {counts.better} {VERDICT_TEXT.better}
+        </span>
+        ,{" "}
+        <span className="verdict-worse">
+          {counts.worse} {VERDICT_TEXT.worse}
+        </span>
+        ,{" "}
+        <span className="verdict-noise">
+          {counts.noise} {VERDICT_TEXT.noise}
+        </span>
+        <span className="muted">
+          {" "}
+          (changes under {(comparison.noise_threshold * 100).toFixed(1)}% without a significant test count as
+          noise)
+        </span>
+      </p>
+      {rows.length === 0 ? (
+        <Empty>The two runs share no results.</Empty>
+      ) : (
+        <DataTable
+          caption="Results in both runs; change = contender / baseline − 1"
+          columns={matchedColumns}
+          rows={rows}
+          rowKey={resultKey}
+          sort={sort}
+          onSort={toggleSort}
+          rowClass={(r) => `row-${r.verdict}`}
+        />
+      )}
+      <Unmatched title="Only in the baseline" rows={comparison.only_in_baseline} />
+      <Unmatched title="Only in the contender" rows={comparison.only_in_contender} />
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import type { MatchedResult, UnmatchedResult } from "../../../api/types";
+import { formatParams } from "../../../lib/identity";
+import type { Column } from "../../../lib/table";
+import { formatValue } from "../../../lib/units";
+import { formatChange, formatPValue, VERDICT_TEXT } from "../lib/changes";
+
+type Identity = Pick<
+  MatchedResult,
+  "benchmark" | "params" | "language" | "implementation" | "mode" | "variant" | "metric"
+>;
+
+function identityColumns<Row extends Identity>(): Column<Row>[] {
+  return [
+    { id: "benchmark", header: "Benchmark", text: (r) => r.benchmark },
+    { id: "params", header: "Params", text: (r) => formatParams(r.params) },
+    { id: "language", header: "Language", text: (r) => r.language },
+    { id: "implementation", header: "Implementation", text: (r) => r.implementation ?? "" },
+    { id: "mode", header: "Mode", text: (r) => r.mode ?? "" },
+    { id: "variant", header: "Variant", text: (r) => r.variant ?? "" },
+    { id: "metric", header: "Metric", text: (r) => r.metric },
+  ];
+}
+
+type Side = MatchedResult["baseline"];
+
+function valueColumn<Row>(id: string, header: string, side: (r: Row) => Side): Column<Row> {
+  return {
+    id,
+    header,
+    align: "end",
+    text: (r) => formatValue(side(r).value, side(r).unit),
+    sortValue: (r) => side(r).value_base,
+    raw: (r) => ({ [header]: side(r).value, [`${header} unit`]: side(r).unit }),
+    dataValue: (r) => side(r).value,
+  };
+}
+
+export const matchedColumns: Column<MatchedResult>[] = [
+  ...identityColumns<MatchedResult>(),
+  valueColumn("baseline", "Baseline", (r) => r.baseline),
+  valueColumn("contender", "Contender", (r) => r.contender),
+  {
+    id: "change",
+    header: "Change",
+    align: "end",
+    text: (r) => formatChange(r.relative_change),
+    sortValue: (r) => r.relative_change ?? null,
+    raw: (r) => ({ Change: r.relative_change ?? null }),
+    dataValue: (r) => r.relative_change ?? null,
+  },
+  {
+    id: "verdict",
+    header: "Verdict",
+    text: (r) => VERDICT_TEXT[r.verdict],
+    render: (r) => <span className={`verdict-${r.verdict}`}>{VERDICT_TEXT[r.verdict]}</span>,
+  },
+  { id: "direction", header: "Better", text: (r) => r.direction },
+  {
+    id: "p",
+    header: "Significance",
+    text: (r) => formatPValue(r.p_value),
+    sortValue: (r) => r.p_value ?? null,
+    raw: (r) => ({ "p-value": r.p_value ?? null }),
+  },
+];
+
+export const unmatchedColumns: Column<UnmatchedResult>[] = [
+  ...identityColumns<UnmatchedResult>(),
+  valueColumn("value", "Value", (r) => r.side),
+];

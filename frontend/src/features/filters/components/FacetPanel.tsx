@@ -1,0 +1,144 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { ErrorMessage } from "../../../components/Status";
+import {
+  activeCount,
+  clearDimension,
+  DIMENSIONS,
+  type Dimension,
+  emptyFilters,
+  type Filters,
+  toggleValue,
+} from "../../../lib/filters";
+import { facetsQuery } from "../api";
+
+const LABELS: Record<Dimension, string> = {
+  suite: "Suite",
+  benchmark: "Benchmark",
+  language: "Language",
+  implementation: "Implementation",
+  mode: "Mode",
+  variant: "Variant",
+  hardware: "Hardware",
+  metric: "Metric",
+};
+
+const SHOWN = 8;
+
+interface FacetValue {
+  value: string;
+  count: number;
+}
+
+function FacetGroup({
+  dimension,
+  values,
+  selected,
+  onToggle,
+  onClear,
+}: {
+  dimension: Dimension;
+  values: FacetValue[];
+  selected: string[];
+  onToggle: (value: string) => void;
+  onClear: () => void;
+}) {
+  const [expanded, setExpanded] = useState(false);
+  const missing = selected
+    .filter((v) => !values.some((f) => f.value === v))
+    .map((value) => ({ value, count: 0 }));
+  const all = [...values, ...missing];
+  const visible = expanded ? all : all.filter((f, i) => i < SHOWN || selected.includes(f.value));
+  return (
+    <fieldset className="facet" data-dimension={dimension}>
+      <legend>
+        {LABELS[dimension]}
+        {selected.length ? (
+          <button type="button" onClick={onClear} aria-label={`Clear ${LABELS[dimension]} filter`}>
+            clear
+          </button>
+        ) : null}
+      </legend>
+      {all.length === 0 ? <span className="muted">none</span> : null}
+      {visible.map((f) => (
+        <label key={f.value} className={f.count === 0 ? "zero" : undefined}>
+          <input
+            type="checkbox"
+            name={dimension}
+            value={f.value}
+            checked={selected.includes(f.value)}
+            onChange={() => onToggle(f.value)}
+          />
+          <span>{f.value}</span>
+          <span className="count">{f.count}</span>
+        </label>
+      ))}
+      {all.length > visible.length || expanded ? (
+        <button
+          type="button"
+          className="more"
+          onClick={() => setExpanded(!expanded)}
+          aria-expanded={expanded}
+        >
+          {expanded ? "Show fewer" : `Show all ${all.length}`}
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}
+
+interface FacetPanelProps {
+  filters: Filters;
+  onChange: (next: Filters) => void;
+  /** Dimensions that make no sense on a view, e.g. mode on the sync-vs-async view. */
+  hide?: readonly Dimension[];
+  /** Start collapsed (narrow screens). */
+  collapsed?: boolean;
+}
+
+/** Faceted filters with series counts under the other filters; each change applies at once. */
+export function FacetPanel({ filters, onChange, hide = [], collapsed = false }: FacetPanelProps) {
+  const facets = useQuery(facetsQuery(filters));
+  const active = activeCount(filters);
+  return (
+    <details className="filters" open={!collapsed} key={String(collapsed)}>
+      <summary>Filters{active ? ` (${active} active)` : ""}</summary>
+      {active ? (
+        <button type="button" onClick={() => onChange(emptyFilters())} style={{ marginTop: "0.5rem" }}>
+          Clear all filters
+        </button>
+      ) : null}
+      {facets.error ? <ErrorMessage error={facets.error} /> : null}
+      {facets.isPending ? <p className="muted">Loading filters…</p> : null}
+      {DIMENSIONS.filter((d) => !hide.includes(d)).map((dimension) => (
+        <FacetGroup
+          key={dimension}
+          dimension={dimension}
+          values={facets.data?.dimensions[dimension] ?? []}
+          selected={filters.values[dimension]}
+          onToggle={(value) => onChange(toggleValue(filters, dimension, value))}
+          onClear={() => onChange(clearDimension(filters, dimension))}
+        />
+      ))}
+      <fieldset className="facet">
+        <legend>Dates (UTC)</legend>
+        <div className="dates">
+          <label htmlFor="since">From</label>
+          <input
+            id="since"
+            type="date"
+            value={filters.since}
+            onChange={(e) => onChange({ ...filters, since: e.target.value })}
+          />
+          <label htmlFor="until">To</label>
+          <input
+            id="until"
+            type="date"
+            value={filters.until}
+            onChange={(e) => onChange({ ...filters, until: e.target.value })}
+          />
+        </div>
+      </fieldset>
+    </details>
+  );
+}

@@ -1,0 +1,51 @@
+import { Link } from "react-router";
+import type { Column } from "../../../lib/table";
+import { formatDateTime } from "../../../lib/time";
+import type { HistoryDatum, HistoryLine } from "../lib/historyChart";
+
+export interface PointRow {
+  line: HistoryLine;
+  point: HistoryDatum;
+  format: (displayValue: number, significant?: number) => string;
+  unit: string;
+}
+
+/** The points the charts draw, each linking to its run. */
+export const pointColumns: Column<PointRow>[] = [
+  { id: "series", header: "Series", text: (r) => r.line.label },
+  {
+    id: "time",
+    header: "Started",
+    text: (r) => formatDateTime(r.point.t),
+    sortValue: (r) => r.point.t,
+    raw: (r) => ({ Started: new Date(r.point.t).toISOString() }),
+  },
+  {
+    id: "value",
+    header: "Value",
+    align: "end",
+    text: (r) => r.format(r.point.value, 4),
+    sortValue: (r) => r.point.value,
+    raw: (r) => ({ Value: r.point.value, Unit: r.unit }),
+    dataValue: (r) => r.point.value,
+  },
+  {
+    id: "band",
+    header: "Min – max",
+    align: "end",
+    text: (r) => (r.point.band ? `${r.format(r.point.band[0])} – ${r.format(r.point.band[1])}` : ""),
+  },
+  {
+    id: "count",
+    header: "Runs",
+    align: "end",
+    text: (r) => String(r.point.count),
+    sortValue: (r) => r.point.count,
+  },
+  {
+    id: "run",
+    header: "Run",
+    text: (r) => r.point.runId,
+    render: (r) => <Link to={`/runs/${r.point.runId}`}>{r.point.runId.slice(0, 8)}</Link>,
+  },
+];

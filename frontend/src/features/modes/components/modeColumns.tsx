@@ -1,0 +1,69 @@
+import { Link } from "react-router";
+import type { ModePair } from "../../../api/types";
+import { formatParams } from "../../../lib/identity";
+import type { Column } from "../../../lib/table";
+import { formatValue } from "../../../lib/units";
+import type { RatioRow } from "../lib/ratioRows";
+import { variantLabel } from "../lib/ratioRows";
+
+type Row = RatioRow<ModePair>;
+
+function intervalText(row: Row): string {
+  if (!row.interval) return "";
+  const bounds = `${row.interval.low.toPrecision(3)} – ${row.interval.high.toPrecision(3)}`;
+  return row.interval.method === "delta" ? `${bounds} (95%)` : `${bounds} (range)`;
+}
+
+const side = (key: "sync" | "async", header: string): Column<Row> => ({
+  id: key,
+  header,
+  align: "end",
+  text: (r) => formatValue(r.pair[key].value, r.pair[key].unit),
+  sortValue: (r) => r.pair[key].value_base,
+  raw: (r) => ({ [header]: r.pair[key].value, [`${header} unit`]: r.pair[key].unit }),
+  dataValue: (r) => r.pair[key].value,
+  render: (r) => (
+    <Link to={`/history?series=${r.pair[key].series_id}`}>
+      {formatValue(r.pair[key].value, r.pair[key].unit)}
+    </Link>
+  ),
+});
+
+export const modeColumns: Column<Row>[] = [
+  { id: "language", header: "Language", text: (r) => r.pair.language },
+  { id: "benchmark", header: "Benchmark", text: (r) => r.pair.benchmark },
+  { id: "params", header: "Params", text: (r) => formatParams(r.pair.params) },
+  { id: "metric", header: "Metric", text: (r) => r.pair.metric },
+  { id: "implementation", header: "Implementation", text: (r) => r.pair.implementation ?? "" },
+  { id: "variant", header: "Variant", text: (r) => variantLabel(r.pair) },
+  side("sync", "Sync"),
+  side("async", "Async"),
+  {
+    id: "ratio",
+    header: "Async / sync",
+    align: "end",
+    text: (r) => `${r.ratio.toPrecision(4)}×`,
+    sortValue: (r) => r.ratio,
+    raw: (r) => ({ "Async / sync": r.ratio }),
+    dataValue: (r) => r.ratio,
+  },
+  {
+    id: "wording",
+    header: "Reading",
+    text: (r) => r.wording.text,
+    sortValue: (r) => (["faster", "better"].includes(r.wording.verdict) ? -1 : 1) * r.wording.factor,
+    render: (r) => <span className={`verdict-${r.wording.verdict}`}>{r.wording.text}</span>,
+  },
+  {
+    id: "interval",
+    header: "Interval",
+    text: intervalText,
+    raw: (r) => ({
+      "Interval low": r.interval?.low ?? null,
+      "Interval high": r.interval?.high ?? null,
+      "Interval method": r.interval?.method ?? null,
+    }),
+  },
+  { id: "hardware", header: "Hardware", text: (r) => r.pair.hardware },
+  { id: "suite", header: "Suite", text: (r) => r.pair.suite },
+];

@@ -1,0 +1,27 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+import { allPages } from "../../api/pages";
+
+export const runQuery = (runId: string) =>
+  queryOptions({
+    queryKey: ["run", runId],
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/api/v1/runs/{run_id}", { params: { path: { run_id: runId } }, signal })),
+  });
+
+export interface RunFilter {
+  suite?: string;
+  hardware?: string;
+}
+
+export const runsQuery = (filter: RunFilter) =>
+  queryOptions({
+    queryKey: ["runs", filter],
+    queryFn: ({ signal }) =>
+      allPages((cursor) =>
+        unwrap(api.GET("/api/v1/runs", { params: { query: { ...filter, limit: 200, cursor } }, signal })),
+      ),
+  });
+
+/** Where the raw upload of a run can be downloaded as it was sent. */
+export const uploadUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/upload`;

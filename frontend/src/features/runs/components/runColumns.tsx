@@ -1,0 +1,73 @@
+import { Link } from "react-router";
+import type { RunResult, RunSummary } from "../../../api/types";
+import { formatParams } from "../../../lib/identity";
+import type { Column } from "../../../lib/table";
+import { formatDateTime } from "../../../lib/time";
+import { formatValue } from "../../../lib/units";
+
+export const runListColumns: Column<RunSummary>[] = [
+  {
+    id: "started",
+    header: "Started",
+    text: (r) => formatDateTime(r.started_at),
+    sortValue: (r) => Date.parse(r.started_at),
+    raw: (r) => ({ Started: r.started_at }),
+    render: (r) => <Link to={`/runs/${r.id}`}>{formatDateTime(r.started_at)}</Link>,
+  },
+  { id: "suite", header: "Suite", text: (r) => r.suite },
+  { id: "name", header: "Name", text: (r) => r.name ?? "" },
+  { id: "hardware", header: "Hardware", text: (r) => r.hardware_name },
+  {
+    id: "results",
+    header: "Results",
+    align: "end",
+    text: (r) => String(r.result_count),
+    sortValue: (r) => r.result_count,
+    raw: (r) => ({ Results: r.result_count }),
+  },
+  { id: "id", header: "Run id", text: (r) => r.id },
+];
+
+function statsText(r: RunResult): string {
+  if (!r.stats) return "";
+  return Object.entries(r.stats)
+    .map(([k, v]) => `${k} ${k === "n" ? v : formatValue(v, r.unit)}`)
+    .join(", ");
+}
+
+export const resultColumns: Column<RunResult>[] = [
+  { id: "benchmark", header: "Benchmark", text: (r) => r.benchmark },
+  { id: "params", header: "Params", text: (r) => formatParams(r.params) },
+  { id: "language", header: "Language", text: (r) => r.language },
+  { id: "implementation", header: "Implementation", text: (r) => r.implementation ?? "" },
+  { id: "mode", header: "Mode", text: (r) => r.mode ?? "" },
+  { id: "variant", header: "Variant", text: (r) => r.variant ?? "" },
+  { id: "metric", header: "Metric", text: (r) => r.metric },
+  {
+    id: "value",
+    header: "Value",
+    align: "end",
+    text: (r) => formatValue(r.value, r.unit),
+    sortValue: (r) => r.value_base,
+    raw: (r) => ({ Value: r.value, Unit: r.unit }),
+    dataValue: (r) => r.value,
+  },
+  { id: "stats", header: "Stats", text: statsText },
+  { id: "direction", header: "Better", text: (r) => r.direction },
+  {
+    id: "samples",
+    header: "Samples",
+    align: "end",
+    text: (r) => String(r.sample_count),
+    sortValue: (r) => r.sample_count,
+    raw: (r) => ({ Samples: r.sample_count }),
+  },
+  {
+    id: "history",
+    header: "History",
+    text: () => "",
+    sortValue: () => null,
+    raw: (r) => ({ "Series id": r.series_id }),
+    render: (r) => <Link to={`/history?series=${r.series_id}`}>history</Link>,
+  },
+];

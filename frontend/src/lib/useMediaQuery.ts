@@ -1,0 +1,16 @@
+import { useSyncExternalStore } from "react";
+
+/** Whether a CSS media query matches, updated as it changes. */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const list = window.matchMedia(query);
+      list.addEventListener("change", notify);
+      return () => list.removeEventListener("change", notify);
+    },
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+export const useNarrow = () => useMediaQuery("(max-width: 640px)");

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { wrapText } from "./wrapText";
+
+describe("wrapText", () => {
+  it("breaks at spaces and commas within the width", () => {
+    expect(wrapText("file-write-tiny (writes=10000, payload_bytes=13)", 20)).toEqual([
+      "file-write-tiny",
+      "(writes=10000,",
+      "payload_bytes=13)",
+    ]);
+  });
+  it("cuts words much longer than the width", () => {
+    expect(wrapText("abcdefghijklmnopqrstuvwxyz", 10)).toEqual(["abcdefghij", "klmnopqrst", "uvwxyz"]);
+  });
+  it("keeps short text whole", () => {
+    expect(wrapText("go · net/http", 40)).toEqual(["go · net/http"]);
+  });
+});
