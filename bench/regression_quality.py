@@ -27,13 +27,16 @@ from benchboard.regressions.detect import (  # noqa: E402
     detect_changes,
     reconcile_changes,
 )
-from synthetic import FAMILIES, Series, make_series  # noqa: E402
+from synthetic import FAMILIES, Series, TrueChange, make_series  # noqa: E402
 
 # A detection is (index of the first run after the change, "up" or "down").
 Detection = tuple[int, str]
 
 WINDOW_BEFORE = 1
 WINDOW_AFTER = 5
+# Changes under 2.5x the noise are hard to place; a detection this close to one
+# in its direction is taken to be of it, and ignored.
+UNSCORED_WINDOW = 8
 
 
 @dataclass
@@ -62,7 +65,8 @@ def score(series: Series, detections: Sequence[Detection]) -> Tally:
     """Match detections one-to-one to labelled changes, same direction, in window.
 
     A detection matching only an unscored change (too small, or its level lasts
-    under 8 runs) is ignored: neither a true nor a false positive.
+    under 8 runs; within UNSCORED_WINDOW runs) is ignored: neither a true nor a
+    false positive.
     """
     tally = Tally()
     unmatched = {change.index: change for change in series.changes}
@@ -70,8 +74,7 @@ def score(series: Series, detections: Sequence[Detection]) -> Tally:
         fits = [
             change
             for change in unmatched.values()
-            if change.index - WINDOW_BEFORE <= index <= change.index + WINDOW_AFTER
-            and (change.relative > 0) == (way == "up")
+            if (change.relative > 0) == (way == "up") and _in_window(change, index)
         ]
         if not fits:
             tally.false_positive += 1
@@ -84,6 +87,12 @@ def score(series: Series, detections: Sequence[Detection]) -> Tally:
             tally.ignored += 1
     tally.false_negative = sum(change.scored for change in unmatched.values())
     return tally
+
+
+def _in_window(change: TrueChange, index: int) -> bool:
+    if change.scored:
+        return change.index - WINDOW_BEFORE <= index <= change.index + WINDOW_AFTER
+    return abs(index - change.index) <= UNSCORED_WINDOW
 
 
 def _way(change: DetectedChange) -> str:

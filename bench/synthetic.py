@@ -23,7 +23,6 @@ step and its revert 8-20 runs later.
 from dataclasses import dataclass
 
 import numpy as np
-
 from benchboard.regressions.detect import Observation
 
 FAMILIES = ("gaussian", "lognormal", "outliers", "bimodal")
@@ -94,7 +93,8 @@ def _noise(
         raw = rng.lognormal(0.0, shape, runs)
         mean = np.exp(shape**2 / 2)
         std = np.sqrt((np.exp(shape**2) - 1) * np.exp(shape**2))
-        return 1.0 + cv * (raw - mean) / std
+        skewed: np.ndarray = 1.0 + cv * (raw - mean) / std
+        return skewed
     if family == "outliers":
         core = 1.0 + cv * rng.standard_normal(runs)
         slow = 1.0 + rng.uniform(0.1, 0.6, runs)
@@ -110,7 +110,8 @@ def _bimodal(rng: np.random.Generator, cv: float, runs: int, *, slow_is_up: bool
     slow = rng.random(runs) < slow_share
     offset = np.where(slow, gap * (1 - slow_share), -gap * slow_share)
     offset = offset if slow_is_up else -offset
-    return 1.0 + offset + within * rng.standard_normal(runs)
+    noise: np.ndarray = 1.0 + offset + within * rng.standard_normal(runs)
+    return noise
 
 
 def _observations(

@@ -44,6 +44,7 @@ after it. A baseline reset (a maintainer marks a change ``expected``) is handled
 by the caller: pass only the observations from that change onwards.
 """
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -215,7 +216,7 @@ class _Segmenter:
         cache: dict[tuple[int, int], tuple[float, int] | None] = {}
         while True:
             bounds = [0, *sorted(found), len(self.levels)]
-            segments = [(a, b, 1) for a, b in zip(bounds, bounds[1:], strict=False)]
+            segments = [(a, b, 1) for a, b in itertools.pairwise(bounds)]
             usable = [seed for seed in seeds if not any(seed[0] < p < seed[1] for p in found)]
             best: tuple[float, int] | None = None
             for start, stop, windows in segments + usable:
@@ -231,10 +232,10 @@ class _Segmenter:
     def _interval_split(self, start: int, stop: int, windows: int) -> tuple[float, int] | None:
         """(adjusted p-value, split) of the interval's best split, if it holds."""
         guess = self._best_split(start, stop)
-        if guess is None or self.p_value(start, guess, stop) * windows > self.significance:
+        if guess is None or self.p_value(start, guess, stop) > self.significance:
             return None
         split = self._locate(start, stop, guess)
-        p_value = self.p_value(start, split, stop) * windows
+        p_value = self.p_value(start, split, stop)
         if p_value > self.significance or not self.large_enough(start, split, stop):
             return None
         return p_value, split
@@ -261,7 +262,9 @@ class _Segmenter:
         """
         low = max(start + self.min_runs, guess - _LOCATE_RADIUS)
         high = min(stop - self.min_runs, guess + _LOCATE_RADIUS)
-        return min(range(low, high + 1), key=lambda s: (self._fit(start, s) + self._fit(s, stop), s))
+        return min(
+            range(low, high + 1), key=lambda s: (self._fit(start, s) + self._fit(s, stop), s)
+        )
 
     def _fit(self, start: int, stop: int) -> float:
         centre = self.median(start, stop)
