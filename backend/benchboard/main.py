@@ -8,12 +8,14 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
+from benchboard.annotations.router import router as annotations_router
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import resolve_database_url
 from benchboard.db import make_engine, make_session_factory
 from benchboard.deps import SessionDep
 from benchboard.errors import NotFound, install_error_handlers
+from benchboard.regressions.router import router as regressions_router
 from benchboard.runs.router import router as runs_router
 from benchboard.series.router import router as series_router
 
@@ -38,7 +40,14 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     install_error_handlers(app)
-    for router in (health_router, runs_router, series_router, compare_router):
+    for router in (
+        health_router,
+        runs_router,
+        series_router,
+        compare_router,
+        regressions_router,
+        annotations_router,
+    ):
         app.include_router(router)
     _serve_dashboard(app, settings.static_dir)
     return app

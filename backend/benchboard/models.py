@@ -151,3 +151,73 @@ class Result(Base):
     value_base: Mapped[float] = mapped_column(Double)
     stats: Mapped[dict[str, float] | None] = mapped_column(JSONB)
     samples: Mapped[list[float] | None] = mapped_column(ARRAY(Double))
+
+
+class Regression(Base):
+    """A detected change in a series' level, on the first run after it, and its triage."""
+
+    __tablename__ = "regression"
+    __table_args__ = (
+        CheckConstraint("direction IN ('regression', 'improvement')", name="direction"),
+        CheckConstraint(
+            "status IN ('untriaged', 'acknowledged', 'investigating', 'fixed', 'wontfix',"
+            " 'expected', 'invalid')",
+            name="status",
+        ),
+        UniqueConstraint("series_id", "run_id", name="uq_regression_series_id_run_id"),
+        Index("ix_regression_started_at", "started_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    direction: Mapped[str] = mapped_column(Text)
+    relative_change: Mapped[float] = mapped_column(Double)
+    before_base: Mapped[float] = mapped_column(Double)
+    after_base: Mapped[float] = mapped_column(Double)
+    confidence: Mapped[float] = mapped_column(Double)
+    status: Mapped[str] = mapped_column(Text, server_default="untriaged")
+    note: Mapped[str | None] = mapped_column(Text)
+    links: Mapped[list[str]] = mapped_column(JSONB, server_default="[]")
+    # Later data may show an untriaged detection was noise: it is kept, but hidden.
+    retracted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = _created_at()
+    updated_at: Mapped[datetime] = _created_at()
+
+
+class RegressionEvent(Base):
+    """The audit trail of a regression: who changed what, when."""
+
+    __tablename__ = "regression_event"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    regression_id: Mapped[int] = mapped_column(
+        ForeignKey("regression.id", ondelete="CASCADE"), index=True
+    )
+    actor: Mapped[str] = mapped_column(Text)
+    changes: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    at: Mapped[datetime] = _created_at()
+
+
+class Annotation(Base):
+    """A maintainer's note pinned to a series, a suite or a machine, at a time or a run."""
+
+    __tablename__ = "annotation"
+    __table_args__ = (
+        CheckConstraint("num_nonnulls(series_id, suite, hardware_id) = 1", name="one_scope"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    text: Mapped[str] = mapped_column(Text)
+    series_id: Mapped[int | None] = mapped_column(
+        ForeignKey("series.id", ondelete="CASCADE"), index=True
+    )
+    suite: Mapped[str | None] = mapped_column(Text, index=True)
+    hardware_id: Mapped[int | None] = mapped_column(ForeignKey("hardware.id"), index=True)
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    # Given, or the pinned run's started_at: every annotation has a place on the time axis.
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_by: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
+    updated_at: Mapped[datetime] = _created_at()

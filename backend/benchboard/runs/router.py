@@ -4,13 +4,14 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
+from benchboard.regressions.runner import detect_after_upload
 from benchboard.runs import service
 from benchboard.runs.body import parse_upload, read_body, require_json
 from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload, SuiteList
@@ -41,13 +42,21 @@ async def create_run(
     session: SessionDep,
     settings: SettingsDep,
     token: UploadToken,
+    background: BackgroundTasks,
 ) -> RunCreated:
     """Upload one run (contract v1). Stored whole or not at all."""
     require_json(request)
     body = await read_body(request, limit=settings.max_body_bytes)
     # Validating and storing 100,000 results is CPU and database work: off the event loop.
     stored = await run_in_threadpool(_parse_and_store, session, body, token)
-    if not stored.created:
+    if stored.created:
+        background.add_task(
+            detect_after_upload,
+            request.app.state.session_factory,
+            stored.series_ids,
+            settings.webhook_url,
+        )
+    else:
         response.status_code = 200
     return RunCreated(
         id=stored.id, url=f"/api/v1/runs/{stored.id}", result_count=stored.result_count

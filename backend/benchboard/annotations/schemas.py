@@ -1,0 +1,55 @@
+"""Annotations: maintainers' notes on the record, shown on history charts."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Self
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+
+Text = Annotated[str, Field(min_length=1, max_length=2_000)]
+
+
+class AnnotationIn(BaseModel):
+    """Pinned to exactly one of series_id, suite or hardware; at a time and/or a run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: Text
+    series_id: int | None = None
+    suite: str | None = None
+    hardware: str | None = None
+    at: AwareDatetime | None = None
+    run_id: uuid.UUID | None = None
+
+    @model_validator(mode="after")
+    def _one_scope_and_a_place_in_time(self) -> Self:
+        scopes = [self.series_id, self.suite, self.hardware]
+        if sum(scope is not None for scope in scopes) != 1:
+            raise ValueError("give exactly one of series_id, suite, hardware")
+        if self.at is None and self.run_id is None:
+            raise ValueError("give at (a time) or run_id")
+        return self
+
+
+class AnnotationEdit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: Text | None = None
+    at: AwareDatetime | None = None
+
+
+class AnnotationOut(BaseModel):
+    id: int
+    text: str
+    series_id: int | None
+    suite: str | None
+    hardware: str | None
+    run_id: uuid.UUID | None
+    at: datetime
+    created_by: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class AnnotationList(BaseModel):
+    items: list[AnnotationOut]

@@ -1,0 +1,124 @@
+"""Annotations: create, list (what applies to a series), edit, delete."""
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Select, or_, select
+from sqlalchemy.orm import Session
+
+from benchboard.annotations.schemas import (
+    AnnotationEdit,
+    AnnotationIn,
+    AnnotationList,
+    AnnotationOut,
+)
+from benchboard.errors import FieldError, NotFound, ValidationFailed
+from benchboard.models import Annotation, Hardware, Run, Series
+from benchboard.tokens.service import Principal
+
+
+def _query() -> Select[Any]:
+    return select(Annotation, Hardware.name.label("hardware_name")).outerjoin(
+        Hardware, Hardware.id == Annotation.hardware_id
+    )
+
+
+def _out(annotation: Annotation, hardware_name: str | None) -> AnnotationOut:
+    return AnnotationOut(
+        id=annotation.id,
+        text=annotation.text,
+        series_id=annotation.series_id,
+        suite=annotation.suite,
+        hardware=hardware_name,
+        run_id=annotation.run_id,
+        at=annotation.at,
+        created_by=annotation.created_by,
+        created_at=annotation.created_at,
+        updated_at=annotation.updated_at,
+    )
+
+
+def _missing(path: str, what: str) -> ValidationFailed:
+    return ValidationFailed(f"{path}: {what}", [FieldError(path=path, message=what)])
+
+
+def create_annotation(session: Session, given: AnnotationIn, *, actor: Principal) -> AnnotationOut:
+    hardware_id = None
+    if given.hardware is not None:
+        hardware_id = session.scalar(select(Hardware.id).where(Hardware.name == given.hardware))
+        if hardware_id is None:
+            raise _missing("hardware", f"no machine named {given.hardware!r}")
+    if given.series_id is not None and session.get(Series, given.series_id) is None:
+        raise _missing("series_id", f"no series {given.series_id}")
+    at = given.at
+    if given.run_id is not None:
+        run_started = session.scalar(select(Run.started_at).where(Run.id == given.run_id))
+        if run_started is None:
+            raise _missing("run_id", f"no run {given.run_id}")
+        at = at or run_started
+    assert at is not None  # the schema requires at or run_id
+    annotation = Annotation(
+        text=given.text,
+        series_id=given.series_id,
+        suite=given.suite,
+        hardware_id=hardware_id,
+        run_id=given.run_id,
+        at=at,
+        created_by=actor.name,
+    )
+    session.add(annotation)
+    session.flush()
+    return get_annotation(session, annotation.id)
+
+
+def get_annotation(session: Session, annotation_id: int) -> AnnotationOut:
+    row = session.execute(_query().where(Annotation.id == annotation_id)).one_or_none()
+    if row is None:
+        raise NotFound(f"no annotation {annotation_id}")
+    return _out(row.Annotation, row.hardware_name)
+
+
+def list_annotations(
+    session: Session, *, series_id: int | None, suite: str | None, hardware: str | None
+) -> AnnotationList:
+    """With series_id: every note that applies to it (its own, its suite's, its machine's)."""
+    query = _query().order_by(Annotation.at)
+    if series_id is not None:
+        series = session.get(Series, series_id)
+        if series is None:
+            raise NotFound(f"no series {series_id}")
+        query = query.where(
+            or_(
+                Annotation.series_id == series_id,
+                Annotation.suite == series.suite,
+                Annotation.hardware_id == series.hardware_id,
+            )
+        )
+    if suite is not None:
+        query = query.where(Annotation.suite == suite)
+    if hardware is not None:
+        query = query.where(Hardware.name == hardware)
+    return AnnotationList(
+        items=[_out(r.Annotation, r.hardware_name) for r in session.execute(query)]
+    )
+
+
+def edit_annotation(session: Session, annotation_id: int, edit: AnnotationEdit) -> AnnotationOut:
+    annotation = session.get(Annotation, annotation_id)
+    if annotation is None:
+        raise NotFound(f"no annotation {annotation_id}")
+    for field, value in edit.model_dump(exclude_unset=True).items():
+        if value is None:
+            raise _missing(field, "may not be null")
+        setattr(annotation, field, value)
+    annotation.updated_at = datetime.now(UTC)
+    session.flush()
+    return get_annotation(session, annotation_id)
+
+
+def delete_annotation(session: Session, annotation_id: int) -> None:
+    annotation = session.get(Annotation, annotation_id)
+    if annotation is None:
+        raise NotFound(f"no annotation {annotation_id}")
+    session.delete(annotation)
+    session.flush()

@@ -1,0 +1,77 @@
+"""HTTP for regressions: the list readers see, and triage for maintainers."""
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
+from benchboard.errors import ErrorOut
+from benchboard.regressions import service
+from benchboard.regressions.schemas import (
+    ChangeDirection,
+    RegressionHistory,
+    RegressionOut,
+    RegressionPage,
+    RegressionTriage,
+    Status,
+)
+
+router = APIRouter(prefix="/api/v1/regressions", tags=["regressions"])
+_NOT_FOUND: dict[int | str, dict[str, object]] = {404: {"model": ErrorOut}}
+
+
+@router.get("", dependencies=[ReadAccess])
+def list_regressions(
+    session: SessionDep,
+    suite: str | None = None,
+    language: str | None = None,
+    hardware: str | None = None,
+    benchmark: str | None = None,
+    series_id: int | None = None,
+    status: Status | None = None,
+    direction: ChangeDirection | None = None,
+    since: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    cursor: str | None = None,
+) -> RegressionPage:
+    """Detected changes, newest first."""
+    filters = {
+        "suite": suite,
+        "language": language,
+        "hardware": hardware,
+        "benchmark": benchmark,
+        "series_id": series_id,
+        "status": status,
+        "direction": direction,
+    }
+    return service.list_regressions(
+        session, filters=filters, since=since, limit=limit, cursor=cursor
+    )
+
+
+@router.get("/{regression_id}", dependencies=[ReadAccess], responses=_NOT_FOUND)
+def get_regression(regression_id: int, session: SessionDep) -> RegressionOut:
+    return service.get_regression(session, regression_id)
+
+
+@router.patch(
+    "/{regression_id}",
+    responses={
+        **_NOT_FOUND,
+        401: {"model": ErrorOut},
+        403: {"model": ErrorOut},
+        422: {"model": ErrorOut},
+    },
+)
+def triage_regression(
+    regression_id: int, triage: RegressionTriage, session: SessionDep, token: MaintainerToken
+) -> RegressionOut:
+    """Set status, note or links; every change goes to the audit trail."""
+    return service.triage_regression(session, regression_id, triage, actor=token)
+
+
+@router.get("/{regression_id}/history", dependencies=[ReadAccess], responses=_NOT_FOUND)
+def get_regression_history(regression_id: int, session: SessionDep) -> RegressionHistory:
+    """Who changed what, when (the detector included)."""
+    return service.get_regression_history(session, regression_id)

@@ -1,0 +1,204 @@
+"""Detection after an upload: each touched series is re-checked over its recent history.
+
+Runs after the upload has committed (a background task), with its own transaction, so
+a slow or failing detection never touches the upload. New changes are stored once;
+refined or retracted ones are updated in place (see detect.reconcile_changes).
+"""
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from benchboard.models import Regression, RegressionEvent, Result, Series
+from benchboard.regressions.detect import (
+    DetectedChange,
+    Observation,
+    StoredChange,
+    detect_changes,
+    reconcile_changes,
+)
+from benchboard.units import unit_info
+
+logger = logging.getLogger(__name__)
+
+HISTORY_WINDOW = 200
+CHUNK = 500
+DETECTOR = "detector"
+
+
+def detect_for_series(session: Session, series_ids: Sequence[int]) -> list[int]:
+    """Check each series and store what changed; returns the ids of new regressions."""
+    new_ids: list[int] = []
+    for start in range(0, len(series_ids), CHUNK):
+        chunk = list(series_ids[start : start + CHUNK])
+        histories = _histories(session, chunk)
+        stored = _stored(session, chunk)
+        rows = session.execute(select(Series.id, Series.direction).where(Series.id.in_(chunk)))
+        directions = {series_id: direction for series_id, direction in rows}
+        for series_id, history in histories.items():
+            new_ids += _check_series(
+                session,
+                series_id,
+                history,
+                stored[series_id],
+                higher_is_better=directions[series_id] == "higher",
+            )
+    session.flush()
+    return new_ids
+
+
+def _histories(session: Session, series_ids: list[int]) -> dict[int, list[Any]]:
+    """The newest HISTORY_WINDOW results of each series, oldest first."""
+    newest_first = func.row_number().over(
+        partition_by=Result.series_id, order_by=(Result.started_at.desc(), Result.id.desc())
+    )
+    recent = (
+        select(
+            Result.series_id,
+            Result.run_id,
+            Result.started_at,
+            Result.value_base,
+            Result.unit,
+            Result.samples,
+            Result.stats,
+            newest_first.label("age"),
+        )
+        .where(Result.series_id.in_(series_ids))
+        .subquery()
+    )
+    rows = session.execute(
+        select(recent)
+        .where(recent.c.age <= HISTORY_WINDOW)
+        .order_by(recent.c.series_id, recent.c.age.desc())
+    )
+    histories: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        histories[row.series_id].append(row)
+    return histories
+
+
+def _stored(session: Session, series_ids: list[int]) -> dict[int, list[Regression]]:
+    stored: dict[int, list[Regression]] = defaultdict(list)
+    for regression in session.scalars(
+        select(Regression).where(Regression.series_id.in_(series_ids))
+    ):
+        stored[regression.series_id].append(regression)
+    return stored
+
+
+def _observation(row: Any) -> Observation:
+    factor = unit_info(row.unit).factor
+    stats = {k: v * factor if k != "n" else v for k, v in (row.stats or {}).items()}
+    samples = tuple(sample * factor for sample in row.samples or ())
+    return Observation(key=str(row.run_id), value=row.value_base, samples=samples, stats=stats)
+
+
+def _check_series(
+    session: Session,
+    series_id: int,
+    history: list[Any],
+    stored: list[Regression],
+    *,
+    higher_is_better: bool,
+) -> list[int]:
+    # A maintainer's `expected` resets the baseline: only data from that change on counts.
+    keys = [str(row.run_id) for row in history]
+    expected = [
+        keys.index(str(r.run_id))
+        for r in stored
+        if r.status == "expected" and str(r.run_id) in keys
+    ]
+    history = history[max(expected, default=0) :]
+    observations = [_observation(row) for row in history]
+    detected = detect_changes(observations, higher_is_better=higher_is_better)
+    by_key = {str(r.run_id): r for r in stored}
+    reconciliation = reconcile_changes(
+        [o.key for o in observations],
+        [
+            StoredChange(
+                key=k,
+                direction=r.direction,  # type: ignore[arg-type]
+                triaged=r.status != "untriaged",
+            )
+            for k, r in by_key.items()
+        ],
+        detected,
+    )
+    started = {str(row.run_id): row.started_at for row in history}
+    for key, change in reconciliation.refined.items():
+        _refine(by_key[key], change, started[change.key])
+    for key in reconciliation.retracted:
+        if by_key[key].retracted_at is None:
+            by_key[key].retracted_at = datetime.now(UTC)
+            session.add(
+                RegressionEvent(
+                    regression_id=by_key[key].id,
+                    actor=DETECTOR,
+                    changes={"retracted": [False, True]},
+                )
+            )
+    return [
+        _store_new(session, series_id, change, started[change.key]) for change in reconciliation.new
+    ]
+
+
+def _refine(regression: Regression, change: DetectedChange, started_at: datetime) -> None:
+    regression.run_id = change.key  # type: ignore[assignment]
+    regression.started_at = started_at
+    regression.relative_change = change.relative_change
+    regression.before_base, regression.after_base = change.before, change.after
+    regression.confidence = change.confidence
+    regression.retracted_at = None
+
+
+def _store_new(
+    session: Session, series_id: int, change: DetectedChange, started_at: datetime
+) -> int:
+    regression = Regression(
+        series_id=series_id,
+        run_id=change.key,
+        started_at=started_at,
+        direction=change.direction,
+        relative_change=change.relative_change,
+        before_base=change.before,
+        after_base=change.after,
+        confidence=change.confidence,
+        status="untriaged",
+        links=[],
+    )
+    session.add(regression)
+    session.flush()
+    session.add(
+        RegressionEvent(
+            regression_id=regression.id,
+            actor=DETECTOR,
+            changes={
+                "detected": {
+                    "relative_change": change.relative_change,
+                    "confidence": change.confidence,
+                }
+            },
+        )
+    )
+    return regression.id
+
+
+def detect_after_upload(
+    session_factory: sessionmaker[Session], series_ids: list[int], webhook_url: str | None
+) -> None:
+    """The background task: detect in its own transaction, then notify."""
+    from benchboard.regressions.notify import notify_new_regressions
+
+    try:
+        with session_factory() as session, session.begin():
+            new_ids = detect_for_series(session, series_ids)
+    except Exception:
+        logger.exception("change detection failed for %d series", len(series_ids))
+        return
+    if new_ids and webhook_url:
+        notify_new_regressions(session_factory, new_ids, webhook_url)

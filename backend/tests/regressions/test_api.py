@@ -1,0 +1,167 @@
+"""Detection after uploads, triage with permissions and an audit trail."""
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any, ClassVar
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.regressions.history_builder import NOISY_LEVEL, STEPPED, upload_history
+
+
+def regressions(client: TestClient, **params: Any) -> list[dict[str, Any]]:
+    response = client.get("/api/v1/regressions", params=params)
+    assert response.status_code == 200, response.text
+    items: list[dict[str, Any]] = response.json()["items"]
+    return items
+
+
+def test_a_slowdown_is_stored_once_on_the_first_run_after_it(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    run_ids = upload_history(client, auth, STEPPED)
+    (found,) = regressions(client)
+    assert found["run_id"] == run_ids[10]
+    assert found["direction"] == "regression"
+    assert found["relative_change"] == pytest.approx(0.3, abs=0.02)
+    assert found["confidence"] > 0.99
+    assert found["status"] == "untriaged"
+    assert found["series"]["benchmark"] == "file-write-tiny"
+    upload_history(client, auth, [130.0, 129.0, 131.0], first_day=20)  # later runs do not raise it again
+    assert len(regressions(client)) == 1
+
+
+def test_no_change_raises_nothing(client: TestClient, auth: dict[str, str]) -> None:
+    upload_history(client, auth, NOISY_LEVEL * 2)
+    assert regressions(client) == []
+
+
+def test_rising_throughput_is_an_improvement(client: TestClient, auth: dict[str, str]) -> None:
+    upload_history(client, auth, STEPPED, metric="throughput", unit="req/s")
+    (found,) = regressions(client)
+    assert found["direction"] == "improvement"
+    assert regressions(client, direction="regression") == []
+
+
+def test_filters_select_regressions(client: TestClient, auth: dict[str, str]) -> None:
+    upload_history(client, auth, STEPPED)
+    assert len(regressions(client, suite="sync-vs-async-io", language="dart")) == 1
+    assert regressions(client, language="go") == []
+    assert regressions(client, status="fixed") == []
+    assert regressions(client, since="2030-01-01T00:00:00Z") == []
+
+
+def _patch(client: TestClient, regression_id: int, body: Any, token: str | None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.patch(f"/api/v1/regressions/{regression_id}", json=body, headers=headers)
+
+
+@pytest.fixture
+def regression_id(client: TestClient, auth: dict[str, str]) -> int:
+    upload_history(client, auth, STEPPED)
+    (found,) = regressions(client)
+    return int(found["id"])
+
+
+def test_triage_needs_a_maintain_token(
+    client: TestClient, regression_id: int, upload_token: str
+) -> None:
+    assert _patch(client, regression_id, {"status": "fixed"}, None).status_code == 401
+    assert _patch(client, regression_id, {"status": "fixed"}, upload_token).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "status",
+    ["acknowledged", "investigating", "fixed", "wontfix", "expected", "invalid", "untriaged"],
+)
+def test_every_status_can_be_set(
+    client: TestClient, regression_id: int, maintain_token: str, status: str
+) -> None:
+    if status == "untriaged":
+        _patch(client, regression_id, {"status": "acknowledged"}, maintain_token)
+    response = _patch(client, regression_id, {"status": status}, maintain_token)
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == status
+    assert regressions(client, status=status)[0]["id"] == regression_id
+
+
+def test_unknown_status_is_422(client: TestClient, regression_id: int, maintain_token: str) -> None:
+    response = _patch(client, regression_id, {"status": "closed"}, maintain_token)
+    assert response.status_code == 422
+    assert response.json()["fields"][0]["path"] == "status"
+
+
+def test_bad_link_is_422(client: TestClient, regression_id: int, maintain_token: str) -> None:
+    response = _patch(client, regression_id, {"links": ["not a url"]}, maintain_token)
+    assert response.status_code == 422
+    assert response.json()["fields"][0]["path"].startswith("links")
+
+
+def test_unknown_regression_is_404(client: TestClient, maintain_token: str) -> None:
+    assert _patch(client, 999_999, {"status": "fixed"}, maintain_token).status_code == 404
+
+
+def test_every_change_is_in_the_audit_trail(
+    client: TestClient, regression_id: int, maintain_token: str
+) -> None:
+    _patch(client, regression_id, {"status": "investigating", "note": "bisecting"}, maintain_token)
+    _patch(client, regression_id, {"links": ["https://example.org/issues/1"]}, maintain_token)
+    events = client.get(f"/api/v1/regressions/{regression_id}/history").json()["items"]
+    assert [e["actor"] for e in events] == ["detector", "test-maintain", "test-maintain"]
+    assert events[1]["changes"] == {
+        "status": ["untriaged", "investigating"],
+        "note": [None, "bisecting"],
+    }
+    assert events[2]["changes"] == {"links": [[], ["https://example.org/issues/1"]]}
+    found = client.get(f"/api/v1/regressions/{regression_id}").json()
+    assert (found["note"], found["links"]) == ("bisecting", ["https://example.org/issues/1"])
+
+
+def test_expected_resets_the_baseline(
+    client: TestClient, auth: dict[str, str], regression_id: int, maintain_token: str
+) -> None:
+    _patch(client, regression_id, {"status": "expected"}, maintain_token)
+    upload_history(client, auth, [v * 1.3 for v in NOISY_LEVEL], first_day=20)
+    assert [r["id"] for r in regressions(client)] == [regression_id]
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    bodies: ClassVar[list[bytes]] = []
+    fail_first = True
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        failing = _Recorder.fail_first
+        _Recorder.fail_first = False
+        if not failing:
+            _Recorder.bodies.append(body)
+        self.send_response(503 if failing else 204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def webhook_url() -> Iterator[str]:
+    server = HTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/hook"
+    server.shutdown()
+
+
+def test_new_regression_posts_the_webhook_with_a_retry(
+    client: TestClient, auth: dict[str, str], webhook_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setattr(client.app.state.settings, "webhook_url", webhook_url)  # type: ignore[attr-defined]
+    monkeypatch.setattr("benchboard.regressions.notify.FIRST_BACKOFF_S", 0.01)
+    upload_history(client, auth, STEPPED)
+    (body,) = _Recorder.bodies
+    payload = json.loads(body)
+    assert payload["event"] == "regression.detected"
+    assert payload["regression"]["direction"] == "regression"
