@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -117,8 +117,7 @@ def run_ours(series: Series, timings: list[float]) -> tuple[list[Detection], int
             del stored[key]
             retractions += 1
         for key, change in outcome.refined.items():
-            del stored[key]
-            stored[change.key] = change
+            stored[key] = replace(change, index=stored[key].index, key=key)
         for change in outcome.new:
             stored[change.key] = change
     return [(change.index, _way(change)) for change in stored.values()], retractions

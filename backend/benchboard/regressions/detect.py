@@ -1,47 +1,47 @@
 """Change detection for one benchmark series: pure, standard library only.
 
-Method: rank-based binary segmentation
---------------------------------------
-Every run is reduced to one level: the median of its replicates when it has at
-least three ``samples``, else ``stats["median"]``, else its headline ``value``.
-On that sequence we search for change points by binary segmentation: within a
-segment, every split with at least ``min_runs`` runs on each side is scored with
-the Mann-Whitney rank-sum statistic (standardised, tie corrected); the strongest
-split is kept when its two-sided p-value, Bonferroni-adjusted for the number of
-splits tried, is at most ``significance`` and the robust levels either side
-(medians) differ by at least ``min_relative_change``. Both halves are then
-searched again. A last pass re-tests every change point against only the
-segments between its neighbours and drops the ones that no longer hold.
+Method: seeded binary segmentation on ranks
+-------------------------------------------
+Each run becomes one level: the median of its ``samples`` (three or more), else
+``stats["median"]``, else ``value`` (so a series should not switch between
+runs with and without replicates when mean and median differ much). A split is
+judged by the Mann-Whitney rank-sum test between the runs before and after it
+(two-sided, tie corrected, exact when one side has at most 12 runs),
+Bonferroni-adjusted for the splits tried, and must move the median level by at
+least ``min_relative_change``. The search (seeded binary segmentation, Kovacs et
+al. 2020) takes the best split of the whole history and of fixed,
+half-overlapping windows of 16, 32, 64 ... runs, adds the strongest one that
+holds, and repeats between the change points found; the short windows are what
+find a step reverted a few runs later. Ranks peak at balanced splits rather
+than at the change, so each split is then placed where two medians fit best
+(least absolute deviations). A last pass re-tests every change against only the
+segments between its neighbours and drops those that no longer hold.
 
-Why this and not a z-score or a t-test: ranks ignore how far an outlier lies,
-do not care whether the noise is skewed, and treat bimodal timings (each run
-landing in one of two modes) as the same distribution on both sides, so none of
-them raises a change by itself. The statistic is distribution-free when the
-series has no change, so one significance level means the same false-alarm rate
-for every noise shape. Near the end of a series the normal approximation is
-very conservative, so when one side has at most ``_EXACT_SIDE_LIMIT`` runs the
-p-value is exact (Gaussian binomial coefficients): a large step is reported
-after three or four runs instead of ten.
+Why: ranks ignore how far an outlier lies, do not care whether noise is skewed,
+and see bimodal timings (each run in one of two modes) as one distribution on
+both sides, so none of these raises a change alone. Under no change the test is
+distribution-free: one ``significance`` is one false-alarm rate for every noise
+shape. Exact small-sample p-values let a large step show after 3-4 runs.
 
-Confidence is ``1 - p``, with ``p`` the Bonferroni-adjusted p-value of the rank
-test between the two segments adjoining the change. A reported change always
-has confidence ``>= 1 - significance``; 0.9999 means "one chance in ten
-thousand that noise alone would split these segments this cleanly".
+``confidence`` is ``1 - p``, ``p`` the adjusted p-value of the rank test between
+the two segments adjoining the change: always ``>= 1 - significance``; 0.9999
+is one chance in ten thousand that noise alone would split them this cleanly.
 
-A slow linear trend has no single change point. It is reported as a staircase:
-a change each time the level has moved by a significant ``min_relative_change``
-or more; a drift smaller than that over the analysed history is never reported.
+A slow linear trend has no single change point; it is reported as a staircase,
+a change each time the level has moved significantly by ``min_relative_change``
+or more. A drift smaller than that over the analysed history is not reported.
 
 How the service uses it
 -----------------------
 After every upload, call ``detect_changes`` on the recent history of each
-touched series (oldest first; ~200 runs keeps a call in the low milliseconds),
-then ``reconcile_changes`` with the changes already stored for that series: a
-fresh change at the same place (within ``tolerance`` runs, same direction)
-refines the stored one, an untriaged stored change that is no longer found is
-retracted, anything else is new and is stored once, keyed by the first run
-after it. A baseline reset (a maintainer marks a change ``expected``) is handled
-by the caller: pass only the observations from that change onwards.
+touched series (oldest first; a 100-run history takes about a millisecond),
+then ``reconcile_changes`` with the changes already stored for that series. A
+fresh change within ``tolerance`` runs of a stored one, same direction, refines
+it: the stored change keeps its run (it is stored once, on the first run after
+the change) and takes the fresh sizes and confidence. An untriaged stored
+change no longer found is retracted; any other fresh change is new. A baseline
+reset (a maintainer marks a change ``expected``) is the caller's: pass only the
+observations from that change onwards.
 """
 
 import itertools
@@ -302,23 +302,16 @@ class _RankSums:
 
     @classmethod
     def of(cls, values: Sequence[float]) -> "_RankSums":
-        order = sorted(range(len(values)), key=values.__getitem__)
         ranks = [0.0] * len(values)
-        tie_term = 0.0
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                ranks[order[k]] = (i + j) / 2 + 1
-            tied = j - i + 1
-            tie_term += tied**3 - tied
-            i = j + 1
-        prefix = [0.0]
-        for rank in ranks:
-            prefix.append(prefix[-1] + rank)
-        return cls(prefix, tie_term)
+        tie_term, seen = 0.0, 0
+        order = sorted(range(len(values)), key=values.__getitem__)
+        for _, group in itertools.groupby(order, key=values.__getitem__):
+            members = list(group)
+            for index in members:
+                ranks[index] = seen + (len(members) + 1) / 2
+            seen += len(members)
+            tie_term += len(members) ** 3 - len(members)
+        return cls(list(itertools.accumulate(ranks, initial=0.0)), tie_term)
 
     def u_after(self, split: int) -> float:
         """Pairs (before, after) with after ranked higher; ties count one half."""
@@ -375,9 +368,10 @@ def reconcile_changes(
 ) -> Reconciliation:
     """Match a fresh detection pass over ``keys`` against the stored changes.
 
-    A stored change whose key is not among ``keys`` (older than the history
-    analysed) is left alone. A triaged change is never refined or retracted,
-    but it still absorbs a fresh detection so the change is not raised twice.
+    ``refined`` maps a stored key to the fresh detection that confirms it; keep
+    the stored key. A stored change older than ``keys`` is left alone. A
+    triaged change is never refined nor retracted, but it absorbs a fresh
+    detection so the same change is not raised twice.
     """
     position = {key: index for index, key in enumerate(keys)}
     visible = [change for change in stored if change.key in position]
