@@ -18,6 +18,7 @@ from benchboard.errors import NotFound, install_error_handlers
 from benchboard.regressions.router import router as regressions_router
 from benchboard.runs.router import router as runs_router
 from benchboard.series.router import router as series_router
+from benchboard.tool_formats.router import router as tool_formats_router
 
 health_router = APIRouter(prefix="/api/v1", tags=["health"])
 
@@ -47,6 +48,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         compare_router,
         regressions_router,
         annotations_router,
+        tool_formats_router,
     ):
         app.include_router(router)
     _serve_dashboard(app, settings.static_dir)

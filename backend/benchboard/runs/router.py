@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from benchboard.config import Settings
 from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.regressions.runner import detect_after_upload
@@ -49,7 +50,15 @@ async def create_run(
     body = await read_body(request, limit=settings.max_body_bytes)
     # Validating and storing 100,000 results is CPU and database work: off the event loop.
     stored = await run_in_threadpool(_parse_and_store, session, body, token)
+    return answer_stored_run(stored, request, response, background)
+
+
+def answer_stored_run(
+    stored: StoredRun, request: Request, response: Response, background: BackgroundTasks
+) -> RunCreated:
+    """201 and change detection for a new run; 200 for an idempotent repeat."""
     if stored.created:
+        settings: Settings = request.app.state.settings
         background.add_task(
             detect_after_upload,
             request.app.state.session_factory,

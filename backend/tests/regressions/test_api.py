@@ -29,7 +29,8 @@ def test_a_slowdown_is_stored_once_on_the_first_run_after_it(
     assert found["confidence"] > 0.99
     assert found["status"] == "untriaged"
     assert found["series"]["benchmark"] == "file-write-tiny"
-    upload_history(client, auth, [130.0, 129.0, 131.0], first_day=20)  # later runs do not raise it again
+    # Later runs at the new level do not raise it again.
+    upload_history(client, auth, [130.0, 129.0, 131.0], first_day=20)
     assert len(regressions(client)) == 1
 
 

@@ -1,0 +1,88 @@
+"""HTTP for raw tool output: POST /api/v1/ingest/{format} (or `auto` to detect it)."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from benchboard_ingest import FORMATS, ParseContext
+from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy.orm import Session
+
+from benchboard.deps import SessionDep, SettingsDep, UploadToken
+from benchboard.errors import ErrorOut
+from benchboard.runs.body import read_body
+from benchboard.runs.router import answer_stored_run
+from benchboard.runs.schemas import SLUG_PATTERN, RunCreated
+from benchboard.runs.store import StoredRun, store_run
+from benchboard.tokens.service import Principal
+from benchboard.tool_formats.service import RunFromTool, key_values, tool_output_as_run
+
+router = APIRouter(prefix="/api/v1", tags=["ingest"])
+
+ToolFormat = Literal["auto", *FORMATS]  # type: ignore[valid-type]
+Many = Annotated[list[str] | None, Query()]
+
+
+@router.post(
+    "/ingest/{tool_format}",
+    status_code=201,
+    responses={
+        200: {"model": RunCreated, "description": "idempotent repeat"},
+        **{code: {"model": ErrorOut} for code in (400, 401, 403, 409, 413, 422)},
+    },
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}
+    },
+)
+async def ingest_tool_output(
+    tool_format: ToolFormat,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+    token: UploadToken,
+    background: BackgroundTasks,
+    suite: Annotated[str, Query(pattern=SLUG_PATTERN)],
+    hardware: Annotated[str, Query(min_length=1, max_length=200)],
+    language: str | None = None,
+    implementation: str | None = None,
+    mode: Literal["sync", "async"] | None = None,
+    variant: str | None = None,
+    benchmark: str | None = None,
+    run_id: uuid.UUID | None = None,
+    started_at: datetime | None = None,
+    name: str | None = None,
+    source_url: str | None = None,
+    param: Many = None,
+    tag: Many = None,
+) -> RunCreated:
+    """A benchmark tool's native output (wrk, fio, hyperfine…) stored as one run."""
+    body = await read_body(request, limit=settings.max_body_bytes)
+    given = RunFromTool(
+        suite=suite,
+        hardware=hardware,
+        context=ParseContext(
+            language=language,
+            implementation=implementation,
+            mode=mode,
+            variant=variant,
+            benchmark=benchmark,
+        ),
+        params=key_values(param or [], "param"),
+        tags=key_values(tag or [], "tag"),
+        run_id=str(run_id) if run_id else None,
+        started_at=started_at.isoformat() if started_at else None,
+        name=name,
+        source_url=source_url,
+    )
+    chosen = None if tool_format == "auto" else tool_format
+    stored = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
+    return answer_stored_run(stored, request, response, background)
+
+
+def _parse_and_store(
+    session: Session, body: bytes, tool_format: str | None, given: RunFromTool, token: Principal
+) -> StoredRun:
+    upload, run_json = tool_output_as_run(body, tool_format, given)
+    return store_run(session, upload, raw_body=run_json, uploader=token)

@@ -1,0 +1,90 @@
+"""A benchmark tool's native output, parsed by the ingest package's own parsers, as a run.
+
+The run is then stored exactly like a contract v1 upload (same validation, same
+storage), so `curl --data-binary @fio.json …/api/v1/ingest/fio?…` and
+`benchboard-ingest upload fio.json …` give the same result.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from benchboard_ingest import ParseContext, ParseError, apply_overrides, parse_file_content
+from benchboard_ingest.run import RunOptions, build_run
+
+from benchboard.errors import FieldError, MalformedBody, ValidationFailed
+from benchboard.runs.body import parse_upload
+from benchboard.runs.schemas import RunUpload
+
+UNKNOWN_LANGUAGE = "unknown"
+
+
+@dataclass(frozen=True)
+class RunFromTool:
+    """What the query string says about the run the tool's output belongs to."""
+
+    suite: str
+    hardware: str
+    context: ParseContext
+    params: dict[str, str] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
+    run_id: str | None = None
+    started_at: str | None = None
+    name: str | None = None
+    source_url: str | None = None
+
+
+def tool_output_as_run(
+    raw: bytes, tool_format: str | None, given: RunFromTool
+) -> tuple[RunUpload, bytes]:
+    """The validated run and the contract JSON it was built as (stored as its upload)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MalformedBody(
+            f"the body is not UTF-8 text: {error}", [FieldError(path="(body)", message="not UTF-8")]
+        ) from None
+    try:
+        results = parse_file_content(text, format=tool_format, context=given.context)
+    except ParseError as error:
+        message = f"{error.location}: expected {error.expected}"
+        raise ValidationFailed(
+            f"the body is not valid {tool_format or 'tool'} output: {message}",
+            [FieldError(path="(body)", message=message)],
+        ) from None
+    results = apply_overrides(results, given.context, params=dict(given.params) or None)
+    _require_language(results)
+    run: dict[str, Any] = build_run(
+        results,
+        RunOptions(
+            suite=given.suite,
+            hardware={"name": given.hardware},
+            run_id=given.run_id,
+            name=given.name,
+            started_at=given.started_at,
+            source_url=given.source_url,
+            tags=given.tags,
+        ),
+    )
+    body = orjson.dumps(run)
+    return parse_upload(body), body
+
+
+def _require_language(results: list[dict[str, Any]]) -> None:
+    if any(result["language"] == UNKNOWN_LANGUAGE for result in results):
+        message = "this tool's output does not say which language was measured: add ?language="
+        raise ValidationFailed(message, [FieldError(path="language", message=message)])
+
+
+def key_values(pairs: list[str], name: str) -> dict[str, str]:
+    """`["k=v", …]` from a repeatable query parameter."""
+    parsed: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValidationFailed(
+                f"{name}: expected key=value, got {pair!r}",
+                [FieldError(path=name, message="expected key=value")],
+            )
+        parsed[key] = value
+    return parsed
