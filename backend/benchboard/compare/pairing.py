@@ -42,8 +42,7 @@ def pair_modes(candidates: Sequence[Candidate]) -> list[tuple[Candidate, Candida
             asyncs[candidate.group_key()].append(candidate)
     pairs: list[tuple[Candidate, Candidate]] = []
     for sync in (c for c in candidates if c.mode == "sync"):
-        partners = [a for a in asyncs[sync.group_key()]
-                    if params_compatible(sync.params, a.params)]
+        partners = [a for a in asyncs[sync.group_key()] if params_compatible(sync.params, a.params)]
         same_implementation = [a for a in partners if a.implementation == sync.implementation]
         pairs.extend((sync, partner) for partner in same_implementation or partners)
     return pairs

@@ -34,7 +34,8 @@ MIN_CHANGE = 0.01
 def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparison:
     """Every sync/async pair of series that differ only in mode (see pairing.py)."""
     rows = session.execute(
-        series_filter.without("mode").apply(series_with_hardware())
+        series_filter.without("mode")
+        .apply(series_with_hardware())
         .where(Series.mode.in_(("sync", "async")))
         .order_by(Series.suite, Series.benchmark, Series.language, Series.id)
     ).all()
@@ -43,8 +44,12 @@ def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparis
     involved = {side.series_id for pair in pairs for side in pair}
     latest = _latest_values(session, sorted(involved))
     items = [
-        _mode_pair(series[sync.series_id], latest[sync.series_id], latest[async_.series_id],
-                   series[async_.series_id][0])
+        _mode_pair(
+            series[sync.series_id],
+            latest[sync.series_id],
+            latest[async_.series_id],
+            series[async_.series_id][0],
+        )
         for sync, async_ in pairs
         if sync.series_id in latest and async_.series_id in latest
     ]
@@ -53,9 +58,15 @@ def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparis
 
 def _candidate(series: Series, hardware: str) -> Candidate:
     return Candidate(
-        series_id=series.id, suite=series.suite, benchmark=series.benchmark,
-        language=series.language, hardware=hardware, metric=series.metric,
-        mode=series.mode or "", implementation=series.implementation, params=series.params,
+        series_id=series.id,
+        suite=series.suite,
+        benchmark=series.benchmark,
+        language=series.language,
+        hardware=hardware,
+        metric=series.metric,
+        mode=series.mode or "",
+        implementation=series.implementation,
+        params=series.params,
     )
 
 
@@ -68,20 +79,37 @@ def _latest_values(session: Session, series_ids: list[int]) -> dict[int, SeriesV
 
 
 def _mode_pair(
-    sync_series: tuple[Series, str], sync: SeriesValue, async_value: SeriesValue,
+    sync_series: tuple[Series, str],
+    sync: SeriesValue,
+    async_value: SeriesValue,
     async_series: Series,
 ) -> ModePair:
     series, hardware = sync_series
     ratio = async_value.value_base / sync.value_base if sync.value_base else None
     return ModePair(
-        suite=series.suite, benchmark=series.benchmark, params=series.params,
-        language=series.language, implementation=series.implementation, hardware=hardware,
-        metric=series.metric, base_unit=series.base_unit, direction=series.direction,
-        sync=ModeSide(**sync.model_dump(), series_id=series.id, variant=series.variant,
-                      implementation=series.implementation, params=series.params),
-        async_=ModeSide(**async_value.model_dump(), series_id=async_series.id,
-                        variant=async_series.variant,
-                        implementation=async_series.implementation, params=async_series.params),
+        suite=series.suite,
+        benchmark=series.benchmark,
+        params=series.params,
+        language=series.language,
+        implementation=series.implementation,
+        hardware=hardware,
+        metric=series.metric,
+        base_unit=series.base_unit,
+        direction=series.direction,
+        sync=ModeSide(
+            **sync.model_dump(),
+            series_id=series.id,
+            variant=series.variant,
+            implementation=series.implementation,
+            params=series.params,
+        ),
+        async_=ModeSide(
+            **async_value.model_dump(),
+            series_id=async_series.id,
+            variant=async_series.variant,
+            implementation=async_series.implementation,
+            params=async_series.params,
+        ),
         async_over_sync=ratio,
     )
 
