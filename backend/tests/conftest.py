@@ -7,16 +7,17 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import Connection, Engine
+from sqlalchemy.orm import Session, sessionmaker
+
 from benchboard.config import REPO_ROOT, Settings
 from benchboard.database_server import recreate_database
 from benchboard.db import make_engine
 from benchboard.main import create_app
 from benchboard.migrate import upgrade_database
 from benchboard.tokens.service import create_token
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
-from sqlalchemy import Connection, Engine
-from sqlalchemy.orm import Session, sessionmaker
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,9 @@
 """The seed studies loaded through the upload path, for read tests."""
 
 import pytest
-from benchboard.demo import load_demo
 from sqlalchemy.orm import Session
+
+from benchboard.demo import load_demo
 
 
 @pytest.fixture

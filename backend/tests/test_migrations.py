@@ -2,8 +2,9 @@
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from benchboard.models import Base
 from sqlalchemy import Engine
+
+from benchboard.models import Base
 
 
 def test_models_match_the_migrated_schema(engine: Engine) -> None:

@@ -4,7 +4,6 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from benchboard_ingest import FORMATS, ParseContext
 from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
@@ -17,6 +16,7 @@ from benchboard.runs.schemas import SLUG_PATTERN, RunCreated
 from benchboard.runs.store import StoredRun, store_run
 from benchboard.tokens.service import Principal
 from benchboard.tool_formats.service import RunFromTool, key_values, tool_output_as_run
+from benchboard_ingest import FORMATS, ParseContext
 
 router = APIRouter(prefix="/api/v1", tags=["ingest"])
 

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from benchboard_ingest import ParseContext, ParseError, apply_overrides, parse_file_content
-from benchboard_ingest.run import RunOptions, build_run
 
 from benchboard.errors import FieldError, MalformedBody, ValidationFailed
 from benchboard.runs.body import parse_upload
 from benchboard.runs.schemas import RunUpload
+from benchboard_ingest import ParseContext, ParseError, apply_overrides, parse_file_content
+from benchboard_ingest.run import RunOptions, build_run
 
 UNKNOWN_LANGUAGE = "unknown"
 

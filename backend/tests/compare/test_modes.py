@@ -3,9 +3,9 @@
 from typing import Any
 
 import pytest
-from benchboard.compare.pairing import Candidate, pair_modes
 from fastapi.testclient import TestClient
 
+from benchboard.compare.pairing import Candidate, pair_modes
 from tests.seeded import seeded  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.usefixtures("seeded")

@@ -4,11 +4,11 @@ import json
 from typing import Any
 
 import pytest
-from benchboard.models import Hardware, Result, Run, Series
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from benchboard.models import Hardware, Result, Run, Series
 from tests.builders import result, run
 
 

@@ -10,14 +10,14 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from benchboard.config import Settings
-from benchboard.main import create_app
-from benchboard.models import ApiToken, Hardware, Result, Run, Series
-from benchboard.tokens.service import create_token
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
+from benchboard.config import Settings
+from benchboard.main import create_app
+from benchboard.models import ApiToken, Hardware, Result, Run, Series
+from benchboard.tokens.service import create_token
 from tests.builders import result, run
 
 

@@ -5,11 +5,11 @@ import uuid
 from typing import Any
 
 import pytest
-from benchboard.models import Result, Run, Series
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from benchboard.models import Result, Run, Series
 from tests.builders import result, run, seed_study
 
 

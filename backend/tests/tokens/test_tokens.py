@@ -3,11 +3,12 @@
 import subprocess
 import sys
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from benchboard.config import Settings
 from benchboard.models import ApiToken
 from benchboard.tokens.service import authenticate, create_token, hash_token, revoke_token
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 
 def test_only_the_hash_is_stored(session: Session) -> None:

@@ -10,13 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import Engine, delete
+from sqlalchemy.orm import Session
+
 from benchboard.config import REPO_ROOT, Settings
 from benchboard.main import create_app
 from benchboard.models import ApiToken, Hardware, Run, Series
 from benchboard.tokens.service import create_token
 from benchboard_ingest.cli import main as ingest_cli
-from sqlalchemy import Engine, delete
-from sqlalchemy.orm import Session
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 SUITE = "cli-end-to-end"

@@ -4,11 +4,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchboard.config import REPO_ROOT
-from benchboard.models import Run
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+
+from benchboard.config import REPO_ROOT
+from benchboard.models import Run
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 
