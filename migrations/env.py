@@ -1,8 +1,9 @@
 """Alembic environment: the URL comes from the caller (benchboard.migrate), never a file."""
 
 from alembic import context
-from benchboard.models import Base
 from sqlalchemy import create_engine
+
+from benchboard.models import Base
 
 config = context.config
 target_metadata = Base.metadata

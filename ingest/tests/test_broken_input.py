@@ -4,8 +4,9 @@ the place and what was expected, and produces nothing."""
 from __future__ import annotations
 
 import pytest
-from benchboard_ingest import FORMATS, ParseContext, ParseError, parse_file_content
 from conftest import fixture_text
+
+from benchboard_ingest import FORMATS, ParseContext, ParseError, parse_file_content
 
 # One real fixture per format.
 SAMPLES = {

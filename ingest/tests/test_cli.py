@@ -5,9 +5,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-from benchboard_ingest.cli import main
 from conftest import FIXTURES
 from retry_server import RecordingServer
+
+from benchboard_ingest.cli import main
 
 WRK = str(FIXTURES / "wrk/wrk_async_aiohttp_latency.txt")
 FIO = str(FIXTURES / "fio/fio_sync_randread.json")

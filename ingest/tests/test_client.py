@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import pytest
-from benchboard_ingest.client import ServiceUnavailable, UploadRejected, upload_run
 from retry_server import RecordingServer
+
+from benchboard_ingest.client import ServiceUnavailable, UploadRejected, upload_run
 
 RUN = {"id": "0b6f1c2e-4a59-4e0e-9a53-3c1f1d2a7b10", "suite": "s", "results": []}
 

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import pytest
-from benchboard_ingest import ParseError, detect_format
 from conftest import fixture_text
 from test_broken_input import SAMPLES
+
+from benchboard_ingest import ParseError, detect_format
 
 
 @pytest.mark.parametrize(("fmt", "relative"), sorted(SAMPLES.items()))

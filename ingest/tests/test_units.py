@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from benchboard_ingest.units import (
     convert_time,
     parse_metric_count,
