@@ -23,7 +23,12 @@ from benchboard.models import Hardware, Result, Series
 from benchboard.runs.service import get_run_summary
 from benchboard.series.filters import SeriesFilter
 from benchboard.series.schemas import SeriesValue
-from benchboard.series.service import latest_result, series_value, series_with_hardware
+from benchboard.series.service import (
+    latest_result,
+    series_identity,
+    series_value,
+    series_with_hardware,
+)
 
 # Without replicates a change this small is not called better or worse.
 NOISE_THRESHOLD = 0.05
@@ -56,18 +61,12 @@ def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparis
     return ModeComparison(items=items)
 
 
+_GROUP_FIELDS = {"suite", "benchmark", "language", "hardware", "metric", "implementation", "params"}
+
+
 def _candidate(series: Series, hardware: str) -> Candidate:
-    return Candidate(
-        series_id=series.id,
-        suite=series.suite,
-        benchmark=series.benchmark,
-        language=series.language,
-        hardware=hardware,
-        metric=series.metric,
-        mode=series.mode or "",
-        implementation=series.implementation,
-        params=series.params,
-    )
+    identity = series_identity(series, hardware).model_dump(include=_GROUP_FIELDS)
+    return Candidate(**identity, series_id=series.id, mode=series.mode or "")
 
 
 def _latest_values(session: Session, series_ids: list[int]) -> dict[int, SeriesValue]:
@@ -85,32 +84,25 @@ def _mode_pair(
     async_series: Series,
 ) -> ModePair:
     series, hardware = sync_series
+    identity = series_identity(series, hardware).model_dump(
+        include=_GROUP_FIELDS | {"base_unit", "direction"}
+    )
     ratio = async_value.value_base / sync.value_base if sync.value_base else None
     return ModePair(
-        suite=series.suite,
-        benchmark=series.benchmark,
-        params=series.params,
-        language=series.language,
-        implementation=series.implementation,
-        hardware=hardware,
-        metric=series.metric,
-        base_unit=series.base_unit,
-        direction=series.direction,
-        sync=ModeSide(
-            **sync.model_dump(),
-            series_id=series.id,
-            variant=series.variant,
-            implementation=series.implementation,
-            params=series.params,
-        ),
-        async_=ModeSide(
-            **async_value.model_dump(),
-            series_id=async_series.id,
-            variant=async_series.variant,
-            implementation=async_series.implementation,
-            params=async_series.params,
-        ),
+        **identity,
+        sync=_mode_side(sync, series),
+        async_=_mode_side(async_value, async_series),
         async_over_sync=ratio,
+    )
+
+
+def _mode_side(value: SeriesValue, series: Series) -> ModeSide:
+    return ModeSide(
+        **value.model_dump(),
+        series_id=series.id,
+        variant=series.variant,
+        implementation=series.implementation,
+        params=series.params,
     )
 
 
