@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from benchboard.config import Settings
 from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
+from benchboard.query_params import key_values
 from benchboard.regressions.runner import detect_after_upload
 from benchboard.runs import service
 from benchboard.runs.body import parse_upload, read_body, require_json
@@ -91,11 +92,13 @@ def list_runs(
     until: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     cursor: str | None = None,
+    tag: Annotated[list[str] | None, Query(description="k=v, repeatable")] = None,
 ) -> RunPage:
-    """Runs, newest first, filtered by suite, hardware and time."""
+    """Runs, newest first, filtered by suite, hardware, time and tags (`tag=k=v`)."""
     return service.list_runs(
         session,
         suite=suite,
+        tags=key_values(tag or [], "tag"),
         hardware=hardware,
         since=since,
         until=until,

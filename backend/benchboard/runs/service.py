@@ -43,6 +43,7 @@ def list_runs(
     session: Session,
     *,
     suite: str | None,
+    tags: dict[str, str],
     hardware: str | None,
     since: datetime | None,
     until: datetime | None,
@@ -54,6 +55,8 @@ def list_runs(
         query = query.where(Run.suite == suite)
     if hardware is not None:
         query = query.where(Hardware.name == hardware)
+    if tags:
+        query = query.where(Run.tags.contains(tags))  # served by the GIN index on tags
     if since is not None:
         query = query.where(Run.started_at >= since)
     if until is not None:

@@ -10,12 +10,13 @@ from sqlalchemy.orm import Session
 
 from benchboard.deps import SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
+from benchboard.query_params import key_values
 from benchboard.runs.body import read_body
 from benchboard.runs.router import answer_stored_run
 from benchboard.runs.schemas import SLUG_PATTERN, RunCreated
 from benchboard.runs.store import StoredRun, store_run
 from benchboard.tokens.service import Principal
-from benchboard.tool_formats.service import RunFromTool, key_values, tool_output_as_run
+from benchboard.tool_formats.service import RunFromTool, tool_output_as_run
 from benchboard_ingest import FORMATS, ParseContext
 
 router = APIRouter(prefix="/api/v1", tags=["ingest"])

@@ -74,17 +74,3 @@ def _require_language(results: list[dict[str, Any]]) -> None:
     if any(result["language"] == UNKNOWN_LANGUAGE for result in results):
         message = "this tool's output does not say which language was measured: add ?language="
         raise ValidationFailed(message, [FieldError(path="language", message=message)])
-
-
-def key_values(pairs: list[str], name: str) -> dict[str, str]:
-    """`["k=v", …]` from a repeatable query parameter."""
-    parsed: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValidationFailed(
-                f"{name}: expected key=value, got {pair!r}",
-                [FieldError(path=name, message="expected key=value")],
-            )
-        parsed[key] = value
-    return parsed

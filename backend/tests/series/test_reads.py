@@ -155,3 +155,14 @@ def test_reads_can_require_a_token(
     assert client.get("/api/v1/series", headers={"Authorization": "Bearer bb_x"}).status_code == 401
     headers = {"Authorization": f"Bearer {upload_token}"}
     assert client.get("/api/v1/series", headers=headers).status_code == 200
+
+
+@pytest.mark.usefixtures("seeded")
+def test_runs_filter_by_tags(client: TestClient) -> None:
+    estimated = get(client, "/api/v1/runs", tag="date_estimated=true")["items"]
+    assert estimated
+    assert all(r["tags"]["date_estimated"] == "true" for r in estimated)
+    assert len(estimated) < len(get(client, "/api/v1/runs")["items"])
+    response = client.get("/api/v1/runs", params={"tag": "no-equals-sign"})
+    assert response.status_code == 422
+    assert response.json()["fields"][0]["path"] == "tag"
