@@ -1,6 +1,6 @@
 /** Readable names for the parts of a series identity. */
 
-export type Params = Record<string, string | number | boolean>;
+export type Params = Record<string, unknown>;
 
 /** "writes=10000, payload_bytes=13" in the order the keys were given; "" for none. */
 export function formatParams(params: Params | null | undefined): string {

@@ -29,7 +29,7 @@ export function ExploreRoute() {
   const series = useQuery(seriesQuery(filters));
   const selection = useSelection();
   const columns = seriesColumns(selection);
-  const [sort, toggleSort] = useUrlSort("suite");
+  const [sort, toggleSort] = useUrlSort("benchmark");
   const measured = (series.data ?? []).filter((s): s is MeasuredSeries => s.latest !== null);
   const rows = useSortedRows(measured, columns, sort);
   const historyLink = `/history?${selection.selected.map((id) => `series=${encodeURIComponent(String(id))}`).join("&")}`;
@@ -41,7 +41,7 @@ export function ExploreRoute() {
       </div>
       <div className="with-filters">
         <FacetPanel filters={filters} onChange={setFilters} collapsed={narrow} />
-        <section aria-label="Results">
+        <section aria-label="Results" aria-busy={series.isFetching}>
           <QueryView query={series} what="series">
             {() =>
               rows.length === 0 ? (

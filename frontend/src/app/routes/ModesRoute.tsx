@@ -31,7 +31,7 @@ export function ModesRoute() {
       </div>
       <div className="with-filters">
         <FacetPanel filters={filters} onChange={setFilters} hide={["mode"]} collapsed={narrow} />
-        <section aria-label="Sync versus async">
+        <section aria-label="Sync versus async" aria-busy={pairs.isFetching}>
           <p className="muted">
             Every workload measured both ways: the async value over the sync value of the same suite,
             hardware, benchmark, params, language, implementation and metric.

@@ -11,7 +11,8 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "../../lib/colors";
-import { formatRatioTick, ratioTicks } from "../../lib/logScale";
+import { formatRatioTick } from "../../lib/logScale";
+import { wrapText } from "../../lib/wrapText";
 import { WrappedTick } from "./WrappedTick";
 
 /** One bar: log10(async/sync) from 0, its interval as log offsets, and its wording. */
@@ -32,14 +33,19 @@ const VERDICT_FILL: Record<string, string> = {
   same: OKABE_ITO.grey,
 };
 
+interface RatioBarChartProps {
+  rows: readonly RatioBar[];
+  /** log10 ticks; shared by the charts of one section so their bars compare. */
+  ticks: readonly number[];
+  narrow: boolean;
+}
+
 /** async/sync ratios as bars from 1.0 on a log scale, each labelled with its wording. */
-export function RatioBarChart({ rows, narrow }: { rows: readonly RatioBar[]; narrow: boolean }) {
-  const ticks = ratioTicks(
-    rows.flatMap((r) => [r.logRatio - (r.error?.[0] ?? 0), r.logRatio + (r.error?.[1] ?? 0)]),
-  );
+export function RatioBarChart({ rows, ticks, narrow }: RatioBarChartProps) {
   const wordingByLabel = new Map(rows.map((r) => [r.label, r.wording.text]));
   const labelChars = narrow ? 18 : 44;
-  const height = 60 + rows.length * (narrow ? 92 : 64);
+  const lines = Math.max(...rows.map((r) => wrapText(r.label, labelChars).length + 1));
+  const height = 50 + rows.length * Math.max(40, lines * 13 + 14);
   return (
     <ResponsiveContainer width="100%" height={height}>
       <BarChart data={[...rows]} layout="vertical" margin={{ top: 4, right: 16, bottom: 16, left: 4 }}>
@@ -47,7 +53,7 @@ export function RatioBarChart({ rows, narrow }: { rows: readonly RatioBar[]; nar
         <XAxis
           type="number"
           domain={[ticks[0] ?? -1, ticks.at(-1) ?? 1]}
-          ticks={ticks}
+          ticks={[...ticks]}
           tickFormatter={formatRatioTick}
           allowDataOverflow
           label={{

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Series } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
-import { formatParams } from "../../../lib/identity";
+import { formatParams, workloadLabel } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatDate } from "../../../lib/time";
 import { formatValue } from "../../../lib/units";
@@ -42,7 +42,7 @@ export function seriesColumns(selection: {
       ),
     },
     text("suite", "Suite"),
-    text("benchmark", "Benchmark"),
+    { ...text("benchmark", "Benchmark"), sortValue: (s) => workloadLabel(s.benchmark, s.params) },
     { id: "params", header: "Params", text: (s) => formatParams(s.params) },
     {
       ...text("language", "Language"),

@@ -4,8 +4,10 @@ export function MethodNote() {
     <details className="method">
       <summary>How the ratio and interval are computed</summary>
       <p>
-        The ratio is the async value over the sync value of the latest run of each series, in one base unit.
-        For lower-is-better metrics a ratio above 1 means async is slower; for higher-is-better metrics
+        Bars start at 1× on a log scale: right of it async is larger, left of it smaller. Green means async is
+        better for that metric, orange worse, grey about the same; whiskers show the interval below. The ratio
+        is the async value over the sync value of the latest run of each series, in one base unit. For
+        lower-is-better metrics a ratio above 1 means async is slower; for higher-is-better metrics
         (throughput, IOPS) it means async is faster.
       </p>
       <p>

@@ -4,7 +4,7 @@ import { formatParams } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatValue } from "../../../lib/units";
 import type { RatioRow } from "../lib/ratioRows";
-import { variantLabel } from "../lib/ratioRows";
+import { sidesLabel } from "../lib/ratioRows";
 
 type Row = RatioRow<ModePair>;
 
@@ -34,8 +34,7 @@ export const modeColumns: Column<Row>[] = [
   { id: "benchmark", header: "Benchmark", text: (r) => r.pair.benchmark },
   { id: "params", header: "Params", text: (r) => formatParams(r.pair.params) },
   { id: "metric", header: "Metric", text: (r) => r.pair.metric },
-  { id: "implementation", header: "Implementation", text: (r) => r.pair.implementation ?? "" },
-  { id: "variant", header: "Variant", text: (r) => variantLabel(r.pair) },
+  { id: "compared", header: "Compared", text: (r) => sidesLabel(r.pair) },
   side("sync", "Sync"),
   side("async", "Async"),
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRatioSections, type PairLike, variantLabel } from "./ratioRows";
+import { buildRatioSections, type PairLike, sidesLabel } from "./ratioRows";
 
 function pair(overrides: Partial<PairLike> = {}): PairLike {
   return {
@@ -41,12 +41,35 @@ describe("buildRatioSections", () => {
     ]);
     expect(sections.map((s) => s.language)).toEqual(["c", "dart"]);
     const dart = sections[1]?.rows[0];
-    expect(dart?.label).toBe("file-write-tiny (writes=10000) · time_per_op · dart:io · sequential");
+    expect(sections[1]?.groups[0]).toMatchObject({
+      title: "file-write-tiny (writes=10000)",
+      sides: "dart:io sequential",
+    });
+    expect(dart?.label).toBe("time_per_op");
     expect(dart?.wording.text).toBe("async 2.09× slower");
     expect(dart?.logRatio).toBeCloseTo(Math.log10(2.0872), 4);
     expect(dart?.error).toBeNull();
     expect(sections[0]?.rows[0]?.wording.text).toBe("async 33.3× slower");
   });
+  it("groups by workload and keeps differing sides in the row labels", () => {
+    const base = pair();
+    const [section] = buildRatioSections([
+      base,
+      pair({ async: { ...base.async, variant: "future-wait-3", series_id: 3 }, async_over_sync: 1.05 }),
+      pair({ params: { writes: 1000 } }),
+    ]);
+    expect(section?.groups.map((g) => g.title)).toEqual([
+      "file-write-tiny (writes=1000)",
+      "file-write-tiny (writes=10000)",
+    ]);
+    expect(section?.groups[1]?.sides).toBe("");
+    expect(section?.groups[1]?.rows.map((r) => r.label)).toEqual([
+      "time_per_op · async dart:io future-wait-3 vs sync dart:io sequential",
+      "time_per_op · dart:io sequential",
+    ]);
+    expect(section?.rows).toHaveLength(3);
+  });
+
   it("turns the interval into log offsets", () => {
     const [section] = buildRatioSections([
       pair({
@@ -72,12 +95,19 @@ describe("buildRatioSections", () => {
   });
 });
 
-describe("variantLabel", () => {
-  it("names differing variants", () => {
+describe("sidesLabel", () => {
+  it("names what differs between the sides", () => {
     const p = pair();
-    expect(variantLabel(p)).toBe("sequential");
-    expect(variantLabel({ ...p, async: { ...p.async, variant: "future-wait-3" } })).toBe(
-      "async future-wait-3 vs sync sequential",
+    expect(sidesLabel(p)).toBe("dart:io sequential");
+    expect(sidesLabel({ ...p, async: { ...p.async, variant: "future-wait-3" } })).toBe(
+      "async dart:io future-wait-3 vs sync dart:io sequential",
     );
+    const fio = pair({
+      implementation: "fio/sync",
+      params: { bs: "4k" },
+      sync: { ...p.sync, implementation: "fio/sync", variant: null, params: { bs: "4k" } },
+      async: { ...p.async, implementation: "fio/posixaio", variant: null, params: { bs: "4k", iodepth: 32 } },
+    });
+    expect(sidesLabel(fio)).toBe("async fio/posixaio iodepth=32 vs sync fio/sync");
   });
 });

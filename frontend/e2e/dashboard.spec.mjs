@@ -1,0 +1,193 @@
+// Browser tests against the real service with the seed studies (see harness.mjs).
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { api, launchBrowser, parseCsv, REPO, screenshots, startService } from "./harness.mjs";
+
+let service;
+let browser;
+let page;
+
+before(async () => {
+  service = await startService();
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+});
+
+after(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const open = async (pathname) => {
+  await page.goto(`${service.base}${pathname}`);
+};
+
+/** Waits until no results section is still fetching. */
+const settled = () => page.locator('section[aria-busy="true"]').waitFor({ state: "detached" });
+
+async function waitUntil(check, what, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The text of every cell of a table column, by the column's id. */
+const column = (id) => page.locator(`table.data-table tbody td[data-column="${id}"]`).allInnerTexts();
+
+describe("studies", () => {
+  test("the home page lists the five studies", async () => {
+    await open("/");
+    await page.locator("article.card").first().waitFor();
+    const suites = await page.locator("article.card").evaluateAll((cards) => cards.map((c) => c.dataset.suite));
+    assert.deepEqual(suites.sort(), [
+      "dart-async-file-writes",
+      "dart-isolate-messaging",
+      "fio-sync-vs-async",
+      "go-vs-dart-rest",
+      "wpf-async-log-reading",
+    ]);
+    await screenshots(page, "studies");
+  });
+});
+
+describe("explore", () => {
+  test("language=dart&mode=async shows only Dart async bars, and the URL round-trips", async () => {
+    await open("/explore?language=dart&mode=async");
+    await page.locator("figure.chart svg").first().waitFor();
+    const legend = await page.locator(".recharts-legend-item-text").allInnerTexts();
+    assert.ok(legend.length > 0, "a legend names the bars");
+    for (const label of legend) assert.match(label, /^dart · .* · async/, label);
+    assert.deepEqual([...new Set(await column("language"))].map((t) => t.trim()), ["dart"]);
+    assert.deepEqual([...new Set(await column("mode"))], ["async"]);
+    assert.equal(await page.locator('input[name="language"][value="dart"]').isChecked(), true);
+    assert.equal(await page.locator('input[name="mode"][value="async"]').isChecked(), true);
+    await screenshots(page, "explore");
+
+    await page.locator('input[name="suite"][value="dart-async-file-writes"]').click();
+    await page.waitForURL(/suite=dart-async-file-writes/);
+    await page.locator('input[name="suite"][value="dart-async-file-writes"]:checked').waitFor();
+    await settled();
+    assert.equal(new Set(await column("suite")).size, 1);
+    await page.goBack();
+    await page.waitForURL((url) => !url.search.includes("suite="));
+    const params = new URL(page.url()).searchParams;
+    assert.deepEqual([params.getAll("language"), params.getAll("mode")], [["dart"], ["async"]]);
+    assert.equal(await page.locator('input[name="suite"][value="dart-async-file-writes"]').isChecked(), false);
+    await page.goForward();
+    await page.waitForURL(/suite=dart-async-file-writes/);
+  });
+
+  test("CSV export matches the table", async () => {
+    await open("/explore?suite=fio-sync-vs-async&metric=latency&sort=value&dir=desc");
+    await page.locator("table.data-table tbody tr").first().waitFor();
+    const benchmarks = await column("benchmark");
+    const values = await page
+      .locator('table.data-table tbody td[data-column="value"] data')
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("value"))));
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    const csv = await readFile(await download.path(), "utf8");
+    assert.match(csv, /^# filters: suite=fio-sync-vs-async; .*metric=latency/m);
+    const [header, ...body] = parseCsv(csv);
+    assert.equal(body.length, benchmarks.length, "one CSV row per table row");
+    const b = header.indexOf("Benchmark");
+    const v = header.indexOf("Latest value");
+    assert.deepEqual(
+      body.map((r) => r[b]),
+      benchmarks,
+    );
+    assert.deepEqual(
+      body.map((r) => Number(r[v])),
+      values,
+    );
+  });
+});
+
+async function modeRow(query, benchmark, params) {
+  await open(`/modes?${query}`);
+  await page.locator("table.data-table tbody tr").first().waitFor();
+  const rows = page.locator("table.data-table tbody tr");
+  const texts = await rows.evaluateAll((trs) =>
+    trs.map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.column, td.innerText]))),
+  );
+  return texts.find((r) => r.benchmark === benchmark && params.every((p) => r.params.split(", ").includes(p)));
+}
+
+describe("sync vs async", () => {
+  test("Dart file-write-tiny, 10,000 writes: async 2.09× slower", async () => {
+    const row = await modeRow("suite=dart-async-file-writes", "file-write-tiny", ["writes=10000"]);
+    assert.ok(row, "the pair is listed");
+    assert.equal(row.wording, "async 2.09× slower");
+    assert.equal(row.ratio, "2.087×");
+    await page.getByText("async 2.09× slower", { exact: true }).first().waitFor();
+    await screenshots(page, "sync-vs-async");
+  });
+
+  test("fio random-read latency (direct=0): async 33.3× slower", async () => {
+    const row = await modeRow("suite=fio-sync-vs-async&metric=latency", "fio-randread-4k", ["direct=0"]);
+    assert.ok(row, "the pair is listed");
+    assert.equal(row.ratio, "33.31×");
+    assert.equal(row.wording, "async 33.3× slower");
+  });
+
+  test("fio random-read IOPS (direct=0): higher is better, so async is 2.48× slower", async () => {
+    const row = await modeRow("suite=fio-sync-vs-async&metric=iops", "fio-randread-4k", ["direct=0"]);
+    assert.equal(row?.wording, "async 2.48× slower");
+  });
+});
+
+describe("history and runs", () => {
+  test("a history chart renders with a real time axis", async () => {
+    const { items } = await api(service, "/api/v1/series?suite=fio-sync-vs-async&metric=latency&limit=2");
+    await open(`/history?${items.map((s) => `series=${s.id}`).join("&")}`);
+    await page.locator("figure.chart .recharts-line-dot").first().waitFor();
+    assert.equal(await page.locator("figure.chart .recharts-line").count(), 2);
+    assert.equal(await page.locator("figure.chart .recharts-line-dot").count(), 2, "one point per series");
+    assert.match(await page.locator("figure.chart").first().getAttribute("aria-label"), /Time chart of latency/);
+    await screenshots(page, "history");
+  });
+
+  test("a run page lists its results", async () => {
+    await open("/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b");
+    await page.locator("table.data-table tbody tr").first().waitFor();
+    assert.equal(await page.locator("table.data-table tbody tr").count(), 52);
+    const upload = page.getByRole("link", { name: /raw upload/ });
+    assert.equal(await upload.getAttribute("href"), "/api/v1/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b/upload");
+    await screenshots(page, "run");
+  });
+});
+
+describe("compare runs", () => {
+  test("a copy of the fio run with one value raised 20% shows that one change", async () => {
+    const original = JSON.parse(await readFile(path.join(REPO, "backend/benchboard/demo/004-fio-sync-vs-async.json"), "utf8"));
+    const copy = structuredClone(original);
+    copy.id = crypto.randomUUID();
+    copy.started_at = "2025-03-21T00:00:00Z";
+    copy.results[0].value = original.results[0].value * 1.2;
+    const created = await api(service, "/api/v1/runs", { method: "POST", body: JSON.stringify(copy) });
+    assert.equal(created.id, copy.id);
+    // The service may answer 201 a moment before the run is readable (commit after the response).
+    await waitUntil(async () => (await fetch(`${service.base}/api/v1/runs/${copy.id}`)).ok, "the new run is readable");
+
+    await open(`/runs/${copy.id}`);
+    const link = page.getByRole("link", { name: /Compare with the previous run/ });
+    await link.waitFor({ timeout: 10_000 }).catch(async (error) => {
+      throw new Error(`${error.message}\npage shows: ${await page.locator("main").innerText()}`);
+    });
+    await link.click();
+    await page.waitForURL(new RegExp(`baseline=${original.id}&contender=${copy.id}`));
+    await page.locator("table.data-table tbody tr").first().waitFor();
+    const changes = await column("change");
+    const verdicts = await column("verdict");
+    assert.equal(changes.length, original.results.length, "every result is shared");
+    const changed = changes.map((c, i) => [c, verdicts[i]]).filter(([c]) => c !== "0.0%");
+    assert.deepEqual(changed, [["+20.0%", "worse"]], "only the raised latency changed, for the worse");
+    assert.equal(verdicts.filter((v) => v === "within noise").length, original.results.length - 1);
+    assert.equal((await page.locator("h2", { hasText: "Only in the baseline" }).count()), 1);
+    await screenshots(page, "compare-runs");
+  });
+});
