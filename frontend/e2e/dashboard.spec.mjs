@@ -43,7 +43,9 @@ describe("studies", () => {
   test("the home page lists the five studies", async () => {
     await open("/");
     await page.locator("article.card").first().waitFor();
-    const suites = await page.locator("article.card").evaluateAll((cards) => cards.map((c) => c.dataset.suite));
+    const suites = await page
+      .locator("article.card")
+      .evaluateAll((cards) => cards.map((c) => c.dataset.suite));
     assert.deepEqual(suites.sort(), [
       "dart-async-file-writes",
       "dart-isolate-messaging",
@@ -59,10 +61,17 @@ describe("explore", () => {
   test("language=dart&mode=async shows only Dart async bars, and the URL round-trips", async () => {
     await open("/explore?language=dart&mode=async");
     await page.locator("figure.chart svg").first().waitFor();
-    const legend = await page.locator(".recharts-legend-item-text").allInnerTexts();
+    const legend = await page.locator("figure.chart .legend li").allInnerTexts();
     assert.ok(legend.length > 0, "a legend names the bars");
-    for (const label of legend) assert.match(label, /^dart · .* · async/, label);
-    assert.deepEqual([...new Set(await column("language"))].map((t) => t.trim()), ["dart"]);
+    for (const label of legend) assert.match(label.trim(), /^dart · .* · async/, label);
+    const modes = await page
+      .locator("figure.chart .recharts-bar-rectangle path, figure.chart [data-mode]")
+      .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute("data-mode")).filter(Boolean))]);
+    assert.deepEqual(modes, ["async"], "every drawn bar is an async one");
+    assert.deepEqual(
+      [...new Set(await column("language"))].map((t) => t.trim()),
+      ["dart"],
+    );
     assert.deepEqual([...new Set(await column("mode"))], ["async"]);
     assert.equal(await page.locator('input[name="language"][value="dart"]').isChecked(), true);
     assert.equal(await page.locator('input[name="mode"][value="async"]').isChecked(), true);
@@ -77,7 +86,10 @@ describe("explore", () => {
     await page.waitForURL((url) => !url.search.includes("suite="));
     const params = new URL(page.url()).searchParams;
     assert.deepEqual([params.getAll("language"), params.getAll("mode")], [["dart"], ["async"]]);
-    assert.equal(await page.locator('input[name="suite"][value="dart-async-file-writes"]').isChecked(), false);
+    assert.equal(
+      await page.locator('input[name="suite"][value="dart-async-file-writes"]').isChecked(),
+      false,
+    );
     await page.goForward();
     await page.waitForURL(/suite=dart-async-file-writes/);
   });
@@ -89,7 +101,10 @@ describe("explore", () => {
     const values = await page
       .locator('table.data-table tbody td[data-column="value"] data')
       .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("value"))));
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
     const csv = await readFile(await download.path(), "utf8");
     assert.match(csv, /^# filters: suite=fio-sync-vs-async; .*metric=latency/m);
     const [header, ...body] = parseCsv(csv);
@@ -112,9 +127,13 @@ async function modeRow(query, benchmark, params) {
   await page.locator("table.data-table tbody tr").first().waitFor();
   const rows = page.locator("table.data-table tbody tr");
   const texts = await rows.evaluateAll((trs) =>
-    trs.map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.column, td.innerText]))),
+    trs.map((tr) =>
+      Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.column, td.innerText])),
+    ),
   );
-  return texts.find((r) => r.benchmark === benchmark && params.every((p) => r.params.split(", ").includes(p)));
+  return texts.find(
+    (r) => r.benchmark === benchmark && params.every((p) => r.params.split(", ").includes(p)),
+  );
 }
 
 describe("sync vs async", () => {
@@ -147,7 +166,10 @@ describe("history and runs", () => {
     await page.locator("figure.chart .recharts-line-dot").first().waitFor();
     assert.equal(await page.locator("figure.chart .recharts-line").count(), 2);
     assert.equal(await page.locator("figure.chart .recharts-line-dot").count(), 2, "one point per series");
-    assert.match(await page.locator("figure.chart").first().getAttribute("aria-label"), /Time chart of latency/);
+    assert.match(
+      await page.locator("figure.chart").first().getAttribute("aria-label"),
+      /Time chart of latency/,
+    );
     await screenshots(page, "history");
   });
 
@@ -156,14 +178,19 @@ describe("history and runs", () => {
     await page.locator("table.data-table tbody tr").first().waitFor();
     assert.equal(await page.locator("table.data-table tbody tr").count(), 52);
     const upload = page.getByRole("link", { name: /raw upload/ });
-    assert.equal(await upload.getAttribute("href"), "/api/v1/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b/upload");
+    assert.equal(
+      await upload.getAttribute("href"),
+      "/api/v1/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b/upload",
+    );
     await screenshots(page, "run");
   });
 });
 
 describe("compare runs", () => {
   test("a copy of the fio run with one value raised 20% shows that one change", async () => {
-    const original = JSON.parse(await readFile(path.join(REPO, "backend/benchboard/demo/004-fio-sync-vs-async.json"), "utf8"));
+    const original = JSON.parse(
+      await readFile(path.join(REPO, "backend/benchboard/demo/004-fio-sync-vs-async.json"), "utf8"),
+    );
     const copy = structuredClone(original);
     copy.id = crypto.randomUUID();
     copy.started_at = "2025-03-21T00:00:00Z";
@@ -171,7 +198,10 @@ describe("compare runs", () => {
     const created = await api(service, "/api/v1/runs", { method: "POST", body: JSON.stringify(copy) });
     assert.equal(created.id, copy.id);
     // The service may answer 201 a moment before the run is readable (commit after the response).
-    await waitUntil(async () => (await fetch(`${service.base}/api/v1/runs/${copy.id}`)).ok, "the new run is readable");
+    await waitUntil(
+      async () => (await fetch(`${service.base}/api/v1/runs/${copy.id}`)).ok,
+      "the new run is readable",
+    );
 
     await open(`/runs/${copy.id}`);
     const link = page.getByRole("link", { name: /Compare with the previous run/ });
@@ -187,7 +217,7 @@ describe("compare runs", () => {
     const changed = changes.map((c, i) => [c, verdicts[i]]).filter(([c]) => c !== "0.0%");
     assert.deepEqual(changed, [["+20.0%", "worse"]], "only the raised latency changed, for the worse");
     assert.equal(verdicts.filter((v) => v === "within noise").length, original.results.length - 1);
-    assert.equal((await page.locator("h2", { hasText: "Only in the baseline" }).count()), 1);
+    assert.equal(await page.locator("h2", { hasText: "Only in the baseline" }).count(), 1);
     await screenshots(page, "compare-runs");
   });
 });

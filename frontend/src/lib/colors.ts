@@ -49,7 +49,7 @@ export function languageColor(language: string): string {
 const MODE_FAMILIES: Record<string, readonly string[]> = {
   sync: [OKABE_ITO.blue, OKABE_ITO.skyBlue, OKABE_ITO.bluishGreen],
   async: [OKABE_ITO.vermillion, OKABE_ITO.orange, OKABE_ITO.reddishPurple],
-  none: [OKABE_ITO.grey, OKABE_ITO.yellow],
+  none: [OKABE_ITO.grey],
 };
 
 /** The colour of the `index`-th bar of a mode: blues for sync, reds and oranges for async. */

@@ -2,16 +2,16 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
+  Cell,
   ErrorBar,
-  Legend,
   ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
 } from "recharts";
-import type { BarChartModel, BarRow } from "../../features/explore/lib/barCharts";
+import { type BarChartModel, type ChartLine, chartLines } from "../../features/explore/lib/barCharts";
 import { formatNumber } from "../../lib/units";
-import { WrappedTick } from "./WrappedTick";
+import { wrapText } from "../../lib/wrapText";
 
 interface GroupedBarChartProps {
   chart: BarChartModel;
@@ -19,19 +19,91 @@ interface GroupedBarChartProps {
   onSelectSeries?: (seriesId: number | string) => void;
 }
 
-/** Horizontal grouped bars: a group per workload, a bar per implementation, min–max as error bars. */
-export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarChartProps) {
-  const barsPerGroup = Math.max(1, chart.bars.length);
-  const height =
-    90 + chart.rows.length * Math.max(44, barsPerGroup * 16 + 12) + (narrow ? chart.bars.length * 18 : 0);
-  const labelChars = narrow ? 16 : 34;
+const LINE = 13;
+
+function LineTick({
+  x = 0,
+  y = 0,
+  payload,
+  lines,
+  width,
+}: {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value: string };
+  lines: Map<string, ChartLine>;
+  width: number;
+}) {
+  const line = lines.get(payload?.value ?? "");
+  if (!line) return null;
+  const text = wrapText(line.label, width);
+  const top = Number(y) - ((text.length - 1) * LINE) / 2;
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <text
+      x={Number(x) - 6}
+      y={top}
+      textAnchor="end"
+      dominantBaseline="middle"
+      className={line.kind === "group" ? "tick-text tick-strong" : "tick-text"}
+    >
+      {text.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the wrapped lines of one label, in order
+        <tspan key={i} x={Number(x) - 6} dy={i === 0 ? 0 : LINE}>
+          {part}
+        </tspan>
+      ))}
+    </text>
+  );
+}
+
+function TooltipBody({
+  chart,
+  active,
+  payload,
+}: {
+  chart: BarChartModel;
+  active?: boolean;
+  payload?: { payload?: ChartLine }[];
+}) {
+  const line = payload?.[0]?.payload;
+  if (!active || !line || line.kind !== "bar") return null;
+  const { cell } = line;
+  const range = cell.error
+    ? ` (${chart.scale.format(cell.value - cell.error[0])} – ${chart.scale.format(cell.value + cell.error[1])})`
+    : "";
+  return (
+    <div className="chart-tooltip">
+      <strong>{line.label}</strong>
+      <p>
+        {chart.scale.format(cell.value, 4)}
+        {range}
+      </p>
+      <p className="muted">Click for its history.</p>
+    </div>
+  );
+}
+
+/**
+ * Horizontal bars grouped by workload: a bold heading line per group, then one bar per implementation,
+ * coloured by mode, with min–max as error bars.
+ */
+export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarChartProps) {
+  const lines = chartLines(chart);
+  const byKey = new Map(lines.map((l) => [l.key, l]));
+  const labelChars = narrow ? 18 : 40;
+  const rowHeight = Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars).length * LINE + 6));
+  const data = lines.map((l) => ({
+    ...l,
+    value: l.kind === "bar" ? l.cell.value : undefined,
+    error: l.kind === "bar" ? (l.cell.error ?? undefined) : undefined,
+  }));
+  return (
+    <ResponsiveContainer width="100%" height={40 + lines.length * rowHeight}>
       <BarChart
-        data={chart.rows}
+        data={data}
         layout="vertical"
         margin={{ top: 4, right: 16, bottom: 16, left: 4 }}
-        barGap={1}
+        barCategoryGap={3}
       >
         <CartesianGrid horizontal={false} strokeDasharray="3 3" className="grid" />
         <XAxis
@@ -42,43 +114,32 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
         />
         <YAxis
           type="category"
-          dataKey="label"
-          width={narrow ? 110 : 250}
+          dataKey="key"
+          width={narrow ? 130 : 290}
           interval={0}
-          tick={(props) => <WrappedTick {...props} width={labelChars} />}
+          tickLine={false}
+          tick={(props) => <LineTick {...props} lines={byKey} width={labelChars} />}
           className="axis"
         />
-        <Tooltip
-          cursor={{ className: "tooltip-cursor" }}
-          formatter={(value) => (typeof value === "number" ? chart.scale.format(value, 4) : String(value))}
-          contentStyle={{
-            background: "var(--surface)",
-            border: "1px solid var(--border)",
-            color: "var(--text)",
+        <Tooltip cursor={{ className: "tooltip-cursor" }} content={<TooltipBody chart={chart} />} />
+        <Bar
+          dataKey="value"
+          isAnimationActive={false}
+          cursor={onSelectSeries ? "pointer" : undefined}
+          onClick={(entry: { payload?: ChartLine }) => {
+            const line = entry.payload;
+            if (line?.kind === "bar" && onSelectSeries) onSelectSeries(line.cell.seriesId);
           }}
-        />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        {chart.bars.map((bar) => (
-          <Bar
-            key={bar.key}
-            name={bar.label}
-            dataKey={(row: BarRow) => row.cells[bar.key]?.value}
-            fill={bar.color}
-            isAnimationActive={false}
-            cursor={onSelectSeries ? "pointer" : undefined}
-            onClick={(entry: { payload?: BarRow }) => {
-              const cell = entry.payload?.cells[bar.key];
-              if (cell && onSelectSeries) onSelectSeries(cell.seriesId);
-            }}
-          >
-            <ErrorBar
-              dataKey={(row: BarRow) => row.cells[bar.key]?.error ?? undefined}
-              direction="x"
-              width={4}
-              stroke="var(--text)"
+        >
+          {lines.map((l) => (
+            <Cell
+              key={l.key}
+              fill={l.kind === "bar" ? l.bar.color : "transparent"}
+              data-mode={l.kind === "bar" ? (l.bar.mode ?? "none") : undefined}
             />
-          </Bar>
-        ))}
+          ))}
+          <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" />
+        </Bar>
       </BarChart>
     </ResponsiveContainer>
   );

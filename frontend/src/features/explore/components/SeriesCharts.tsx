@@ -5,6 +5,19 @@ import { directionText } from "../../../lib/units";
 import { useNarrow } from "../../../lib/useMediaQuery";
 import type { BarChartModel } from "../lib/barCharts";
 
+/** The bar colours of a chart: blues for sync, reds and oranges for async, grey without a mode. */
+function ModeLegend({ chart }: { chart: BarChartModel }) {
+  return (
+    <ul className="legend">
+      {chart.bars.map((bar) => (
+        <li key={bar.key}>
+          <span className="swatch" style={{ background: bar.color }} aria-hidden="true" /> {bar.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function ariaLabel(chart: BarChartModel): string {
   return `Bar chart of ${chart.metric} in ${chart.scale.label}, ${directionText(chart.direction)}: ${chart.rows.length} workloads, ${chart.bars.length} implementations. The table below lists the same values.`;
 }
@@ -22,6 +35,7 @@ export function SeriesCharts({ charts }: { charts: readonly BarChartModel[] }) {
           subtitle={`(${chart.scale.label}; ${directionText(chart.direction)}; latest value of each series, whiskers min–max)`}
           label={ariaLabel(chart)}
         >
+          <ModeLegend chart={chart} />
           <GroupedBarChart
             chart={chart}
             narrow={narrow}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OKABE_ITO } from "../../../lib/colors";
-import { buildBarCharts, type SeriesLike } from "./barCharts";
+import { languageColor, OKABE_ITO } from "../../../lib/colors";
+import { type BarChartModel, buildBarCharts, chartLines, type SeriesLike } from "./barCharts";
 
 type Overrides = Partial<SeriesLike> & {
   value: number;
@@ -44,6 +44,11 @@ describe("buildBarCharts", () => {
     expect(chart?.direction).toBe("lower");
   });
 
+  it("colours bars without a mode by language", () => {
+    const [chart] = buildBarCharts([series({ value: 1, mode: null, language: "go" })]);
+    expect(chart?.bars[0]?.color).toBe(languageColor("go"));
+  });
+
   it("makes one group per benchmark and params", () => {
     const [chart] = buildBarCharts([series({ value: 1 }), series({ value: 2, params: { writes: 30000 } })]);
     expect(chart?.rows.map((r) => r.label)).toEqual([
@@ -81,7 +86,18 @@ describe("buildBarCharts", () => {
     expect(cell?.error?.[1]).toBeCloseTo(3.5);
   });
 
-  it("names the hardware in group labels only when a chart mixes machines", () => {
+  it("names the suite when a chart mixes suites", () => {
+    const [chart] = buildBarCharts([
+      series({ value: 1 }),
+      series({ value: 2, suite: "other", hardware: "m2" }),
+    ]);
+    expect(chart?.rows.map((r) => r.label)).toEqual([
+      "file-write-tiny (writes=10000) [dart-async-file-writes]",
+      "file-write-tiny (writes=10000) [other]",
+    ]);
+  });
+
+  it("names the hardware in group labels only when a suite has several machines", () => {
     const [chart] = buildBarCharts([series({ value: 1 }), series({ value: 2, hardware: "m2" })]);
     expect(chart?.rows.map((r) => r.label)).toEqual([
       "file-write-tiny (writes=10000) [m1]",
@@ -99,5 +115,25 @@ describe("buildBarCharts", () => {
       series({ value: 2, direction: "higher", mode: "async" }),
     ]);
     expect(chart?.direction).toBe("mixed");
+  });
+});
+
+describe("chartLines", () => {
+  it("puts each group's heading before only the bars it has", () => {
+    const [chart] = buildBarCharts([
+      series({ value: 1 }),
+      series({ value: 2, mode: "async" }),
+      series({ value: 3, params: { writes: 30000 }, variant: "future-wait-3", mode: "async" }),
+    ]);
+    const lines = chartLines(chart as BarChartModel);
+    expect(lines.map((l) => [l.kind, l.label])).toEqual([
+      ["group", "file-write-tiny (writes=10000)"],
+      ["bar", "dart · dart:io · sync · sequential"],
+      ["bar", "dart · dart:io · async · sequential"],
+      ["group", "file-write-tiny (writes=30000)"],
+      ["bar", "dart · dart:io · async · future-wait-3"],
+    ]);
+    const last = lines[4];
+    expect(last?.kind === "bar" && last.cell.value).toBeCloseTo(3);
   });
 });

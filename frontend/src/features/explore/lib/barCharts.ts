@@ -1,5 +1,5 @@
 /** Pivots the latest value of each series into grouped bar charts, one per metric and unit dimension. */
-import { modeColor } from "../../../lib/colors";
+import { languageColor, modeColor } from "../../../lib/colors";
 import { implementationLabel, type Params, workloadLabel } from "../../../lib/identity";
 import { type Scale, scaleFor, toBase } from "../../../lib/units";
 
@@ -94,7 +94,8 @@ function buildBars(series: readonly SeriesLike[]): BarSeries[] {
       label: implementationLabel(s),
       language: s.language,
       mode: s.mode ?? null,
-      color: modeColor(s.mode, index),
+      // Without a mode there is no sync/async to tell apart: the bar takes its language's colour.
+      color: s.mode ? modeColor(s.mode, index) : languageColor(s.language),
     };
   });
 }
@@ -120,7 +121,8 @@ function buildChart(key: string, series: readonly Measured[]): BarChartModel {
     first.base_unit,
   );
   const showSuite = new Set(series.map((s) => s.suite)).size > 1;
-  const showHardware = new Set(series.map((s) => s.hardware)).size > 1;
+  const machines = new Set(series.map((s) => `${s.suite} ${s.hardware}`));
+  const showHardware = machines.size > new Set(series.map((s) => s.suite)).size;
   const rows = new Map<string, BarRow>();
   const ordered = [...series].sort(
     (a, b) =>
@@ -164,4 +166,23 @@ export function buildBarCharts(series: readonly SeriesLike[]): BarChartModel[] {
   return [...byChart.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, members]) => buildChart(key, members));
+}
+
+/** A line of the drawn chart: a group's heading, or one bar of the group. */
+export type ChartLine =
+  | { kind: "group"; key: string; label: string }
+  | { kind: "bar"; key: string; label: string; bar: BarSeries; cell: BarCell };
+
+/**
+ * The chart as lines: each group's heading followed by only the bars it has, so sparse groups take
+ * no room for bars they lack.
+ */
+export function chartLines(chart: BarChartModel): ChartLine[] {
+  return chart.rows.flatMap((row): ChartLine[] => [
+    { kind: "group", key: row.key, label: row.label },
+    ...chart.bars.flatMap((bar): ChartLine[] => {
+      const cell = row.cells[bar.key];
+      return cell ? [{ kind: "bar", key: `${row.key}|${bar.key}`, label: bar.label, bar, cell }] : [];
+    }),
+  ]);
 }
