@@ -126,6 +126,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ingest/{tool_format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest Tool Output
+         * @description A benchmark tool's native output (wrk, fio, hyperfine…) stored as one run.
+         */
+        post: operations["ingest_tool_output_api_v1_ingest__tool_format__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/regressions": {
         parameters: {
             query?: never;
@@ -196,7 +216,7 @@ export interface paths {
         };
         /**
          * List Runs
-         * @description Runs, newest first, filtered by suite, hardware and time.
+         * @description Runs, newest first, filtered by suite, hardware, time and tags (`tag=k=v`).
          */
         get: operations["list_runs_api_v1_runs_get"];
         put?: never;
@@ -1396,6 +1416,109 @@ export interface operations {
             };
         };
     };
+    ingest_tool_output_api_v1_ingest__tool_format__post: {
+        parameters: {
+            query: {
+                suite: string;
+                hardware: string;
+                language?: string | null;
+                implementation?: string | null;
+                mode?: ("sync" | "async") | null;
+                variant?: string | null;
+                benchmark?: string | null;
+                run_id?: string | null;
+                started_at?: string | null;
+                name?: string | null;
+                source_url?: string | null;
+                param?: string[] | null;
+                tag?: string[] | null;
+            };
+            header?: never;
+            path: {
+                tool_format: "auto" | "wrk" | "ab" | "ab-csv" | "fio" | "hyperfine" | "pytest-benchmark" | "go" | "go-json" | "google-benchmark" | "jmh" | "criterion" | "criterion-benchmark" | "criterion-stdout" | "pyperf" | "pgbench" | "sysbench" | "hey" | "autocannon" | "tinybench" | "tinybench-json" | "benchmarkjs" | "dart" | "benchmarkdotnet" | "contract";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description idempotent repeat */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_regressions_api_v1_regressions_get: {
         parameters: {
             query?: {
@@ -1587,6 +1710,8 @@ export interface operations {
                 until?: string | null;
                 limit?: number;
                 cursor?: string | null;
+                /** @description k=v, repeatable */
+                tag?: string[] | null;
             };
             header?: never;
             path?: never;
