@@ -159,33 +159,6 @@ describe("sync vs async", () => {
   });
 });
 
-describe("history and runs", () => {
-  test("a history chart renders with a real time axis", async () => {
-    const { items } = await api(service, "/api/v1/series?suite=fio-sync-vs-async&metric=latency&limit=2");
-    await open(`/history?${items.map((s) => `series=${s.id}`).join("&")}`);
-    await page.locator("figure.chart .recharts-line-dot").first().waitFor();
-    assert.equal(await page.locator("figure.chart .recharts-line").count(), 2);
-    assert.equal(await page.locator("figure.chart .recharts-line-dot").count(), 2, "one point per series");
-    assert.match(
-      await page.locator("figure.chart").first().getAttribute("aria-label"),
-      /Time chart of latency/,
-    );
-    await screenshots(page, "history");
-  });
-
-  test("a run page lists its results", async () => {
-    await open("/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b");
-    await page.locator("table.data-table tbody tr").first().waitFor();
-    assert.equal(await page.locator("table.data-table tbody tr").count(), 52);
-    const upload = page.getByRole("link", { name: /raw upload/ });
-    assert.equal(
-      await upload.getAttribute("href"),
-      "/api/v1/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b/upload",
-    );
-    await screenshots(page, "run");
-  });
-});
-
 describe("compare runs", () => {
   test("a copy of the fio run with one value raised 20% shows that one change", async () => {
     const original = JSON.parse(
@@ -219,5 +192,37 @@ describe("compare runs", () => {
     assert.equal(verdicts.filter((v) => v === "within noise").length, original.results.length - 1);
     assert.equal(await page.locator("h2", { hasText: "Only in the baseline" }).count(), 1);
     await screenshots(page, "compare-runs");
+  });
+});
+
+describe("history and runs", () => {
+  test("a history chart renders with a real time axis", async () => {
+    // fio random-read latency, sync and async (direct=0): the compare test above added a second run.
+    const query = "suite=fio-sync-vs-async&benchmark=fio-randread-4k&metric=latency&limit=10";
+    const { items } = await api(service, `/api/v1/series?${query}`);
+    const chosen = items.filter((s) => s.params.direct === 0);
+    assert.equal(chosen.length, 2);
+    await open(`/history?${chosen.map((s) => `series=${s.id}`).join("&")}`);
+    await page.locator("figure.chart .recharts-line-dot").first().waitFor();
+    assert.equal(await page.locator("figure.chart .recharts-line").count(), 2);
+    assert.equal(await page.locator("figure.chart .recharts-line-dot").count(), 4, "two runs per series");
+    assert.equal(await page.locator("table.data-table tbody tr").count(), 4);
+    assert.match(
+      await page.locator("figure.chart").first().getAttribute("aria-label"),
+      /Time chart of latency/,
+    );
+    await screenshots(page, "history");
+  });
+
+  test("a run page lists its results", async () => {
+    await open("/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b");
+    await page.locator("table.data-table tbody tr").first().waitFor();
+    assert.equal(await page.locator("table.data-table tbody tr").count(), 52);
+    const upload = page.getByRole("link", { name: /raw upload/ });
+    assert.equal(
+      await upload.getAttribute("href"),
+      "/api/v1/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b/upload",
+    );
+    await screenshots(page, "run");
   });
 });

@@ -108,12 +108,14 @@ export async function api(service, pathname, init = {}) {
   return body;
 }
 
-/** Screenshots of the page at desktop and phone widths. */
+/** Screenshots of the page at desktop and phone widths; fails if the page is wider than the screen. */
 export async function screenshots(page, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
     await page.waitForTimeout(300);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (scrollWidth > width) throw new Error(`${name}: the page is ${scrollWidth} px wide at a ${width} px screen`);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -90,7 +90,7 @@ function TooltipBody({
 export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarChartProps) {
   const lines = chartLines(chart);
   const byKey = new Map(lines.map((l) => [l.key, l]));
-  const labelChars = narrow ? 18 : 40;
+  const labelChars = narrow ? 16 : 40;
   const rowHeight = Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars).length * LINE + 6));
   const data = lines.map((l) => ({
     ...l,

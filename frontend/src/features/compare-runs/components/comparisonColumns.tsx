@@ -35,33 +35,40 @@ function valueColumn<Row>(id: string, header: string, side: (r: Row) => Side): C
   };
 }
 
+const change: Column<MatchedResult> = {
+  id: "change",
+  header: "Change",
+  align: "end",
+  text: (r) => formatChange(r.relative_change),
+  sortValue: (r) => r.relative_change ?? null,
+  raw: (r) => ({ Change: r.relative_change ?? null }),
+  dataValue: (r) => r.relative_change ?? null,
+};
+
+const verdict: Column<MatchedResult> = {
+  id: "verdict",
+  header: "Verdict",
+  text: (r) => VERDICT_TEXT[r.verdict],
+  render: (r) => <span className={`verdict-${r.verdict}`}>{VERDICT_TEXT[r.verdict]}</span>,
+};
+
+const significance: Column<MatchedResult> = {
+  id: "p",
+  header: "Significance",
+  text: (r) => formatPValue(r.p_value),
+  sortValue: (r) => r.p_value ?? null,
+  raw: (r) => ({ "p-value": r.p_value ?? null }),
+};
+
+/** The change and its verdict first, so they stay in view on narrow screens. */
 export const matchedColumns: Column<MatchedResult>[] = [
-  ...identityColumns<MatchedResult>(),
+  change,
+  verdict,
   valueColumn("baseline", "Baseline", (r) => r.baseline),
   valueColumn("contender", "Contender", (r) => r.contender),
-  {
-    id: "change",
-    header: "Change",
-    align: "end",
-    text: (r) => formatChange(r.relative_change),
-    sortValue: (r) => r.relative_change ?? null,
-    raw: (r) => ({ Change: r.relative_change ?? null }),
-    dataValue: (r) => r.relative_change ?? null,
-  },
-  {
-    id: "verdict",
-    header: "Verdict",
-    text: (r) => VERDICT_TEXT[r.verdict],
-    render: (r) => <span className={`verdict-${r.verdict}`}>{VERDICT_TEXT[r.verdict]}</span>,
-  },
+  significance,
+  ...identityColumns<MatchedResult>(),
   { id: "direction", header: "Better", text: (r) => r.direction },
-  {
-    id: "p",
-    header: "Significance",
-    text: (r) => formatPValue(r.p_value),
-    sortValue: (r) => r.p_value ?? null,
-    raw: (r) => ({ "p-value": r.p_value ?? null }),
-  },
 ];
 
 export const unmatchedColumns: Column<UnmatchedResult>[] = [
