@@ -18,8 +18,10 @@ $(BIN)/benchboard: backend/pyproject.toml ingest/pyproject.toml
 	$(BIN)/pip install --quiet -e ./ingest -e './backend[dev]'
 	touch $@
 
-frontend/node_modules/.package-lock.json: frontend/package-lock.json
-	$(NPM) ci
+# `npm install`, not `npm ci`: the lock records only this platform's optional packages
+# (Biome's binaries), which `npm ci` refuses; `npm install` follows the lock as it is.
+frontend/node_modules/.package-lock.json: frontend/package-lock.json frontend/package.json
+	$(NPM) install
 
 frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
 	$(NPM) run build
