@@ -115,7 +115,8 @@ export async function screenshots(page, name) {
     await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
     await page.waitForTimeout(300);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    if (scrollWidth > width) throw new Error(`${name}: the page is ${scrollWidth} px wide at a ${width} px screen`);
+    if (scrollWidth > width)
+      throw new Error(`${name}: the page is ${scrollWidth} px wide at a ${width} px screen`);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,19 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "react-router";
-import { ApiError } from "../api/client";
+import { queryClient } from "./queryClient";
 import { router } from "./router";
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 30_000,
-      refetchOnWindowFocus: false,
-      // Retry only failures that may pass: network errors and 5xx, not 4xx answers.
-      retry: (count, error) =>
-        count < 2 && (!(error instanceof ApiError) || error.status === 0 || error.status >= 500),
-    },
-  },
-});
 
 export function App() {
   return (

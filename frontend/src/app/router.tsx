@@ -1,6 +1,24 @@
-import { createBrowserRouter } from "react-router";
+import { createBrowserRouter, type LoaderFunctionArgs } from "react-router";
+import { seriesQuery } from "../features/explore/api";
+import { facetsQuery } from "../features/filters/api";
+import { modePairsQuery } from "../features/modes/api";
+import { type Filters, parseFilters } from "../lib/filters";
 import { Layout } from "./Layout";
 import { NotFound } from "./NotFound";
+import { queryClient } from "./queryClient";
+
+/**
+ * Starts a filtered view's requests while its code chunk downloads, instead of after.
+ * Never waits for them: the page shows its own loading state.
+ */
+function prefetchFiltered(prefetchView: (filters: Filters) => Promise<void>) {
+  return ({ request }: LoaderFunctionArgs) => {
+    const filters = parseFilters(new URL(request.url).searchParams);
+    void prefetchView(filters);
+    void queryClient.prefetchQuery(facetsQuery(filters));
+    return null;
+  };
+}
 
 /** Each page is its own chunk, so the first load carries only the page it shows. */
 export const router = createBrowserRouter([
@@ -14,9 +32,14 @@ export const router = createBrowserRouter([
       },
       {
         path: "explore",
+        loader: prefetchFiltered((f) => queryClient.prefetchQuery(seriesQuery(f))),
         lazy: async () => ({ Component: (await import("./routes/ExploreRoute")).ExploreRoute }),
       },
-      { path: "modes", lazy: async () => ({ Component: (await import("./routes/ModesRoute")).ModesRoute }) },
+      {
+        path: "modes",
+        loader: prefetchFiltered((f) => queryClient.prefetchQuery(modePairsQuery(f))),
+        lazy: async () => ({ Component: (await import("./routes/ModesRoute")).ModesRoute }),
+      },
       {
         path: "history",
         lazy: async () => ({ Component: (await import("./routes/HistoryRoute")).HistoryRoute }),

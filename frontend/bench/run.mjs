@@ -1,0 +1,140 @@
+// Front-end speed: first-load JS (gzipped), time to the first Explore chart with the seed data,
+// and time to draw a 100,000-point history. Prints figures; asserts nothing about timing.
+//   npm run build && npm run bench
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { api, FRONTEND, launchBrowser, REPO, startService } from "../e2e/harness.mjs";
+
+const run = promisify(execFile);
+const RUNS = 5;
+const HISTORY_POINTS = 100_000;
+const DATA_DIR = path.join(REPO, ".data", "bench", "frontend");
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** JS fetched by a cold load of `pathname`, raw and gzipped (level 9), once `ready` is on the page. */
+async function firstLoadJs(browser, base, pathname, ready) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const bodies = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() === "script") bodies.push(response.body());
+  });
+  await page.goto(`${base}${pathname}`);
+  await page.locator(ready).first().waitFor({ state: "attached" });
+  const buffers = await Promise.all(bodies);
+  await context.close();
+  return {
+    files: buffers.length,
+    raw: buffers.reduce((n, b) => n + b.length, 0),
+    gzip: buffers.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0),
+  };
+}
+
+/** Milliseconds from navigation start until `selector` is in the page, over cold loads. */
+async function timeToSelector(browser, url, selector) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "commit" });
+    await page.waitForFunction((s) => document.querySelector(s) !== null, selector, {
+      polling: "raf",
+      timeout: 30_000,
+    });
+    times.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  return times;
+}
+
+async function makeLongHistory(service) {
+  const upload = {
+    suite: "frontend-bench-history",
+    name: "frontend bench: one series, many runs",
+    started_at: "2014-01-01T00:00:00Z",
+    hardware: { name: "frontend-bench-host" },
+    results: [
+      {
+        benchmark: "long-history",
+        language: "dart",
+        implementation: "dart:io",
+        mode: "async",
+        metric: "time_per_op",
+        unit: "us",
+        value: 120,
+        stats: { min: 110, max: 135 },
+      },
+    ],
+  };
+  const created = await api(service, "/api/v1/runs", { method: "POST", body: JSON.stringify(upload) });
+  const python = path.join(REPO, ".venv", "bin", "python");
+  const started = performance.now();
+  await run(
+    python,
+    [path.join(FRONTEND, "bench", "clone_runs.py"), DATA_DIR, created.id, String(HISTORY_POINTS - 1)],
+    {
+      env: { ...process.env, BENCHBOARD_DATA_DIR: DATA_DIR },
+      timeout: 600_000,
+    },
+  );
+  const { items } = await api(service, "/api/v1/series?suite=frontend-bench-history");
+  return {
+    seriesId: items[0].id,
+    seconds: (performance.now() - started) / 1000,
+    runCount: items[0].run_count,
+  };
+}
+
+async function main() {
+  if (!existsSync(path.join(FRONTEND, "dist", "index.html")))
+    throw new Error("no dist/: run `npm run build` first");
+  const service = await startService({ dataDir: DATA_DIR });
+  const browser = await launchBrowser();
+  try {
+    const home = await firstLoadJs(browser, service.base, "/", "article.card");
+    const explore = await firstLoadJs(
+      browser,
+      service.base,
+      "/explore",
+      "figure.chart .recharts-bar-rectangle",
+    );
+    console.log(
+      `First-load JS, home:    ${kb(home.gzip)} gzipped (${kb(home.raw)} raw, ${home.files} files)`,
+    );
+    console.log(
+      `First-load JS, explore: ${kb(explore.gzip)} gzipped (${kb(explore.raw)} raw, ${explore.files} files)`,
+    );
+
+    const exploreTimes = await timeToSelector(
+      browser,
+      `${service.base}/explore`,
+      "figure.chart .recharts-bar-rectangle",
+    );
+    console.log(
+      `Explore, seed data (${RUNS} cold loads): first chart drawn at median ${median(exploreTimes).toFixed(0)} ms (min ${Math.min(...exploreTimes).toFixed(0)}, max ${Math.max(...exploreTimes).toFixed(0)}) after navigation start`,
+    );
+
+    const history = await makeLongHistory(service);
+    console.log(
+      `History data: 1 series with ${history.runCount.toLocaleString("en-US")} runs (${history.seconds.toFixed(1)} s to generate)`,
+    );
+    const historyTimes = await timeToSelector(
+      browser,
+      `${service.base}/history?series=${history.seriesId}`,
+      "figure.chart .recharts-line-curve",
+    );
+    console.log(
+      `History, ${HISTORY_POINTS.toLocaleString("en-US")} points (server downsampling, max_points=1000; ${RUNS} cold loads): drawn at median ${median(historyTimes).toFixed(0)} ms (min ${Math.min(...historyTimes).toFixed(0)}, max ${Math.max(...historyTimes).toFixed(0)})`,
+    );
+  } finally {
+    await browser.close();
+    await service.stop();
+  }
+}
+
+await main();

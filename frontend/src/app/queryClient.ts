@@ -1,0 +1,14 @@
+import { QueryClient } from "@tanstack/react-query";
+import { ApiError } from "../api/client";
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // Retry only failures that may pass: network errors and 5xx, not 4xx answers.
+      retry: (count, error) =>
+        count < 2 && (!(error instanceof ApiError) || error.status === 0 || error.status >= 500),
+    },
+  },
+});
