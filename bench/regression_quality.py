@@ -21,13 +21,14 @@ _BACKEND = Path(__file__).resolve().parents[1] / "backend"
 if str(_BACKEND) not in sys.path:
     sys.path.insert(0, str(_BACKEND))
 
+from synthetic import FAMILIES, Series, TrueChange, make_series  # noqa: E402
+
 from benchboard.regressions.detect import (  # noqa: E402
     DetectedChange,
     StoredChange,
     detect_changes,
     reconcile_changes,
 )
-from synthetic import FAMILIES, Series, TrueChange, make_series  # noqa: E402
 
 # A detection is (index of the first run after the change, "up" or "down").
 Detection = tuple[int, str]

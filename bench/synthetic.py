@@ -23,6 +23,7 @@ step and its revert 8-20 runs later.
 from dataclasses import dataclass
 
 import numpy as np
+
 from benchboard.regressions.detect import Observation
 
 FAMILIES = ("gaussian", "lognormal", "outliers", "bimodal")

@@ -5,6 +5,7 @@ import math
 import random
 
 import pytest
+
 from benchboard.regressions.detect import (
     DetectedChange,
     Observation,
