@@ -3,6 +3,7 @@
 //   npm run build && npm run bench
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -33,6 +34,17 @@ async function firstLoadJs(browser, base, pathname, ready) {
     raw: buffers.reduce((n, b) => n + b.length, 0),
     gzip: buffers.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0),
   };
+}
+
+/** A picture of what was measured, to look at: bench/out/NAME.png. */
+async function picture(browser, url, name) {
+  await mkdir(path.join(FRONTEND, "bench", "out"), { recursive: true });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.locator("figure.chart").first().waitFor();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(FRONTEND, "bench", "out", `${name}.png`) });
+  await page.close();
 }
 
 /** Milliseconds from navigation start until `selector` is in the page, over cold loads. */
@@ -119,6 +131,7 @@ async function main() {
       `Explore, seed data (${RUNS} cold loads): first chart drawn at median ${median(exploreTimes).toFixed(0)} ms (min ${Math.min(...exploreTimes).toFixed(0)}, max ${Math.max(...exploreTimes).toFixed(0)}) after navigation start`,
     );
 
+    await picture(browser, `${service.base}/explore`, "explore");
     const history = await makeLongHistory(service);
     console.log(
       `History data: 1 series with ${history.runCount.toLocaleString("en-US")} runs (${history.seconds.toFixed(1)} s to generate)`,
@@ -131,6 +144,8 @@ async function main() {
     console.log(
       `History, ${HISTORY_POINTS.toLocaleString("en-US")} points (server downsampling, max_points=1000; ${RUNS} cold loads): drawn at median ${median(historyTimes).toFixed(0)} ms (min ${Math.min(...historyTimes).toFixed(0)}, max ${Math.max(...historyTimes).toFixed(0)})`,
     );
+    await picture(browser, `${service.base}/history?series=${history.seriesId}`, "history-100k");
+    console.log("Pictures: bench/out/explore.png, bench/out/history-100k.png");
   } finally {
     await browser.close();
     await service.stop();

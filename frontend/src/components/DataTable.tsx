@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { type Column, type SortDir, sortRows } from "../lib/table";
 
@@ -51,6 +52,8 @@ interface DataTableProps<Row> {
   sort: SortState;
   onSort: (column: string) => void;
   rowClass?: (row: Row) => string | undefined;
+  /** Rows shown before a "show all" button; all by default. */
+  initialRows?: number;
 }
 
 export function DataTable<Row>({
@@ -61,7 +64,10 @@ export function DataTable<Row>({
   sort,
   onSort,
   rowClass,
+  initialRows = Number.POSITIVE_INFINITY,
 }: DataTableProps<Row>) {
+  const [showAll, setShowAll] = useState(false);
+  const shown = showAll ? rows : rows.slice(0, initialRows);
   return (
     <div className="table-scroll">
       <table className="data-table">
@@ -87,7 +93,7 @@ export function DataTable<Row>({
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
+          {shown.map((row) => (
             <tr key={rowKey(row)} className={rowClass?.(row)}>
               {columns.map((c) => {
                 const value = c.dataValue?.(row);
@@ -102,6 +108,11 @@ export function DataTable<Row>({
           ))}
         </tbody>
       </table>
+      {shown.length < rows.length ? (
+        <button type="button" className="more" onClick={() => setShowAll(true)}>
+          Show all {rows.length.toLocaleString("en-US")} rows ({shown.length} shown; exports hold all)
+        </button>
+      ) : null}
     </div>
   );
 }

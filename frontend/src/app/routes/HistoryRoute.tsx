@@ -99,6 +99,7 @@ export function HistoryRoute() {
           {rows.length ? (
             <DataTable
               caption="Points drawn above; each links to its run"
+              initialRows={100}
               columns={pointColumns}
               rows={rows}
               rowKey={(r) => `${r.line.key}:${r.point.t}:${r.point.runId}`}

@@ -21,6 +21,18 @@ interface GroupedBarChartProps {
 
 const LINE = 13;
 
+const labelChars = (narrow: boolean) => (narrow ? 16 : 40);
+
+function rowHeight(lines: readonly ChartLine[], narrow: boolean): number {
+  return Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars(narrow)).length * LINE + 6));
+}
+
+/** The height the chart takes, known before it draws. */
+export function groupedBarChartHeight(chart: BarChartModel, narrow: boolean): number {
+  const lines = chartLines(chart);
+  return 40 + lines.length * rowHeight(lines, narrow);
+}
+
 function LineTick({
   x = 0,
   y = 0,
@@ -90,15 +102,14 @@ function TooltipBody({
 export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarChartProps) {
   const lines = chartLines(chart);
   const byKey = new Map(lines.map((l) => [l.key, l]));
-  const labelChars = narrow ? 16 : 40;
-  const rowHeight = Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars).length * LINE + 6));
+
   const data = lines.map((l) => ({
     ...l,
     value: l.kind === "bar" ? l.cell.value : undefined,
     error: l.kind === "bar" ? (l.cell.error ?? undefined) : undefined,
   }));
   return (
-    <ResponsiveContainer width="100%" height={40 + lines.length * rowHeight}>
+    <ResponsiveContainer width="100%" height={groupedBarChartHeight(chart, narrow)}>
       <BarChart
         data={data}
         layout="vertical"
@@ -118,7 +129,7 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
           width={narrow ? 130 : 290}
           interval={0}
           tickLine={false}
-          tick={(props) => <LineTick {...props} lines={byKey} width={labelChars} />}
+          tick={(props) => <LineTick {...props} lines={byKey} width={labelChars(narrow)} />}
           className="axis"
         />
         <Tooltip cursor={{ className: "tooltip-cursor" }} content={<TooltipBody chart={chart} />} />

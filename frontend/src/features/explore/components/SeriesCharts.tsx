@@ -1,6 +1,7 @@
 import { useNavigate } from "react-router";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
-import { GroupedBarChart } from "../../../components/charts/GroupedBarChart";
+import { GroupedBarChart, groupedBarChartHeight } from "../../../components/charts/GroupedBarChart";
+import { WhenVisible } from "../../../components/WhenVisible";
 import { directionText } from "../../../lib/units";
 import { useNarrow } from "../../../lib/useMediaQuery";
 import type { BarChartModel } from "../lib/barCharts";
@@ -36,11 +37,13 @@ export function SeriesCharts({ charts }: { charts: readonly BarChartModel[] }) {
           label={ariaLabel(chart)}
         >
           <ModeLegend chart={chart} />
-          <GroupedBarChart
-            chart={chart}
-            narrow={narrow}
-            onSelectSeries={(id) => navigate(`/history?series=${encodeURIComponent(String(id))}`)}
-          />
+          <WhenVisible height={groupedBarChartHeight(chart, narrow)}>
+            <GroupedBarChart
+              chart={chart}
+              narrow={narrow}
+              onSelectSeries={(id) => navigate(`/history?series=${encodeURIComponent(String(id))}`)}
+            />
+          </WhenVisible>
         </ChartFigure>
       ))}
     </>

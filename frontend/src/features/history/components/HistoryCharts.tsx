@@ -8,7 +8,7 @@ function subtitle(chart: HistoryChartModel): string {
   const points = chart.lines.reduce((n, l) => n + l.totalPoints, 0);
   const shown = chart.lines.reduce((n, l) => n + l.points.length, 0);
   const sampled = chart.lines.some((l) => l.downsampled)
-    ? `, ${shown.toLocaleString("en-US")} of ${points.toLocaleString("en-US")} points (downsampled; bands span each bucket)`
+    ? `, ${shown.toLocaleString("en-US")} of ${points.toLocaleString("en-US")} points, downsampled: bands span each bucket`
     : "";
   return `(${chart.scale.label}; ${directionText(chart.direction)}${sampled})`;
 }
