@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { api, launchBrowser, parseCsv, REPO, screenshots, startService } from "./harness.mjs";
+import { api, launchBrowser, parseCsv, REPO, revealAll, screenshots, startService } from "./harness.mjs";
 
 let service;
 let browser;
@@ -70,6 +70,12 @@ describe("explore", () => {
   test("language=dart&mode=async shows only Dart async bars, and the URL round-trips", async () => {
     await open("/explore?language=dart&mode=async");
     await page.locator("figure.chart svg").first().waitFor();
+    await revealAll(page);
+    assert.equal(
+      await page.locator("figure.chart .recharts-surface").count(),
+      await page.locator("figure.chart").count(),
+      "every chart is drawn",
+    );
     const legend = await page.locator("figure.chart .legend li").allInnerTexts();
     assert.ok(legend.length > 0, "a legend names the bars");
     for (const label of legend) assert.match(label.trim(), /^dart · .* · async/, label);

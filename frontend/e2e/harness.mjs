@@ -108,6 +108,16 @@ export async function api(service, pathname, init = {}) {
   return body;
 }
 
+/** Scrolls through the page so everything drawn on approach (charts below the fold) is drawn. */
+export async function revealAll(page) {
+  for (let y = 0; y < (await page.evaluate(() => document.documentElement.scrollHeight)); y += 600) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(30);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(100);
+}
+
 /** Screenshots of the page at desktop and phone widths; fails if the page is wider than the screen. */
 export async function screenshots(page, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
