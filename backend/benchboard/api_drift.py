@@ -1,7 +1,8 @@
 """Fail when the committed OpenAPI schema or the generated TypeScript types drifted.
 
-The front end's types are generated from frontend/openapi.json; both must match what
-the service publishes now. `make openapi` regenerates them.
+The front end's types are generated (scripts/gen-api.mjs, npm run gen:api) from
+frontend/openapi.json; both must match what the service publishes now. `make openapi`
+regenerates them.
 """
 
 import subprocess
@@ -19,7 +20,7 @@ def generated_types(schema_file: Path) -> str:
     with tempfile.TemporaryDirectory() as folder:
         output = Path(folder) / "schema.d.ts"
         subprocess.run(
-            ["npx", "--no-install", "openapi-typescript", str(schema_file), "-o", str(output)],
+            ["node", "scripts/gen-api.mjs", str(schema_file), str(output)],
             cwd=FRONTEND,
             check=True,
             capture_output=True,

@@ -453,10 +453,63 @@ export interface components {
             /** Path */
             path: string;
         };
+        /** GitInfo */
+        GitInfo: {
+            /**
+             * Branch
+             * @default null
+             */
+            branch: string | null;
+            /**
+             * Commit
+             * @default null
+             */
+            commit: string | null;
+            /**
+             * Repo
+             * @default null
+             */
+            repo: string | null;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * HardwareIn
+         * @description `name` identifies the machine; further string/number keys are kept.
+         */
+        HardwareIn: {
+            /**
+             * Cores
+             * @default null
+             */
+            cores: number | null;
+            /**
+             * Cpu
+             * @default null
+             */
+            cpu: string | null;
+            /**
+             * Memory Gb
+             * @default null
+             */
+            memory_gb: number | null;
+            /** Name */
+            name: string;
+            /**
+             * Os
+             * @default null
+             */
+            os: string | null;
+            /**
+             * Storage
+             * @default null
+             */
+            storage: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** HardwareOut */
         HardwareOut: {
@@ -737,6 +790,53 @@ export interface components {
             /** Variant */
             variant: string | null;
         };
+        /** ResultUpload */
+        ResultUpload: {
+            /** Benchmark */
+            benchmark: string;
+            /**
+             * Direction
+             * @default null
+             */
+            direction: ("lower" | "higher") | null;
+            /**
+             * Implementation
+             * @default null
+             */
+            implementation: string | null;
+            /** Language */
+            language: string;
+            /** Metric */
+            metric: string;
+            /**
+             * Mode
+             * @default null
+             */
+            mode: ("sync" | "async") | null;
+            /** Params */
+            params?: {
+                [key: string]: boolean | number | string;
+            };
+            /**
+             * Samples
+             * @default null
+             */
+            samples: number[] | null;
+            /** @default null */
+            stats: components["schemas"]["Stats"] | null;
+            /**
+             * Unit
+             * @enum {string}
+             */
+            unit: "ns" | "us" | "µs" | "μs" | "ms" | "s" | "ops/s" | "req/s" | "B/s" | "KiB/s" | "MiB/s" | "GiB/s" | "KB/s" | "MB/s" | "GB/s" | "B" | "KiB" | "MiB" | "GiB" | "count" | "percent";
+            /** Value */
+            value: number;
+            /**
+             * Variant
+             * @default null
+             */
+            variant: string | null;
+        };
         /** RunComparison */
         RunComparison: {
             baseline: components["schemas"]["RunSummary"];
@@ -863,6 +963,47 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /**
+         * RunUpload
+         * @description A run as runners send it: contract v1.
+         */
+        RunUpload: {
+            /** Environment */
+            environment?: {
+                [key: string]: string;
+            };
+            /** @default null */
+            git: components["schemas"]["GitInfo"] | null;
+            hardware: components["schemas"]["HardwareIn"];
+            /**
+             * Id
+             * @default null
+             */
+            id: string | null;
+            /**
+             * Name
+             * @default null
+             */
+            name: string | null;
+            /** Results */
+            results: components["schemas"]["ResultUpload"][];
+            /**
+             * Source Url
+             * @default null
+             */
+            source_url: string | null;
+            /**
+             * Started At
+             * Format: date-time
+             */
+            started_at: string;
+            /** Suite */
+            suite: string;
+            /** Tags */
+            tags?: {
+                [key: string]: string;
+            };
+        };
         /** SeriesHistory */
         SeriesHistory: {
             /** Downsampled */
@@ -973,6 +1114,69 @@ export interface components {
             value: number;
             /** Value Base */
             value_base: number;
+        };
+        /** Stats */
+        Stats: {
+            /**
+             * Max
+             * @default null
+             */
+            max: number | null;
+            /**
+             * Mean
+             * @default null
+             */
+            mean: number | null;
+            /**
+             * Median
+             * @default null
+             */
+            median: number | null;
+            /**
+             * Min
+             * @default null
+             */
+            min: number | null;
+            /**
+             * N
+             * @default null
+             */
+            n: number | null;
+            /**
+             * P50
+             * @default null
+             */
+            p50: number | null;
+            /**
+             * P75
+             * @default null
+             */
+            p75: number | null;
+            /**
+             * P90
+             * @default null
+             */
+            p90: number | null;
+            /**
+             * P95
+             * @default null
+             */
+            p95: number | null;
+            /**
+             * P99
+             * @default null
+             */
+            p99: number | null;
+            /**
+             * P999
+             * @default null
+             */
+            p999: number | null;
+            /**
+             * Stddev
+             * @default null
+             */
+            stddev: number | null;
         };
         /** SuiteList */
         SuiteList: {
@@ -1748,7 +1952,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": components["schemas"]["RunUpload"];
             };
         };
         responses: {
