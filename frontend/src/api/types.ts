@@ -3,28 +3,17 @@ import type { paths } from "./schema";
 
 type JsonOk<Op> = Op extends { responses: { 200: { content: { "application/json": infer T } } } } ? T : never;
 type Get<P extends keyof paths> = paths[P] extends { get: infer Op } ? JsonOk<Op> : never;
-type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
-  ? Q
-  : never;
 
 export type SuiteList = Get<"/api/v1/suites">;
 export type Suite = SuiteList["items"][number];
 export type RunList = Get<"/api/v1/runs">;
 export type RunSummary = RunList["items"][number];
-export type RunSide = MatchedResult["baseline"];
 export type UnmatchedResult = RunComparison["only_in_baseline"][number];
 export type RunDetail = Get<"/api/v1/runs/{run_id}">;
 export type RunResult = RunDetail["results"][number];
-export type Facets = Get<"/api/v1/facets">;
-export type FacetQuery = NonNullable<QueryOf<"/api/v1/facets">>;
 export type SeriesList = Get<"/api/v1/series">;
 export type Series = SeriesList["items"][number];
-export type SeriesHistory = Get<"/api/v1/series/{series_id}/history">;
-export type HistoryPoint = SeriesHistory["points"][number];
 export type ModePairList = Get<"/api/v1/compare/modes">;
 export type ModePair = ModePairList["items"][number];
-export type ModeSide = ModePair["sync"];
 export type RunComparison = Get<"/api/v1/compare/runs">;
 export type MatchedResult = RunComparison["matched"][number];
-export type Direction = Series["direction"];
-export type Stats = NonNullable<HistoryPoint["stats"]>;

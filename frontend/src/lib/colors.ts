@@ -57,9 +57,3 @@ export function modeColor(mode: string | null | undefined, index = 0): string {
   const family = MODE_FAMILIES[mode ?? "none"] ?? (MODE_FAMILIES.none as readonly string[]);
   return family[index % family.length] as string;
 }
-
-export const VERDICT_COLORS = {
-  better: OKABE_ITO.bluishGreen,
-  worse: OKABE_ITO.vermillion,
-  noise: OKABE_ITO.grey,
-} as const;

@@ -63,11 +63,6 @@ function unitInfo(unit: string): UnitInfo {
   return known ?? info(unit, 1, [step(unit ? ` ${unit}` : "", 1)]);
 }
 
-/** The base unit of a unit's dimension ("ms" → "s"); unknown units are their own base. */
-export function baseUnitOf(unit: string): string {
-  return unitInfo(unit).base;
-}
-
 /** Converts a value in `unit` to its base unit. */
 export function toBase(value: number, unit: string): number {
   return value * unitInfo(unit).factor;
