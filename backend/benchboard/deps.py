@@ -11,7 +11,9 @@ from benchboard.db import get_session
 from benchboard.errors import Forbidden, Unauthorized
 from benchboard.tokens.service import Principal, authenticate
 
-SessionDep = Annotated[Session, Depends(get_session)]
+# scope="function": the commit happens before the response is sent, so a 201 means the
+# run is stored and readable (the default scope would commit after the response).
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 
 _bearer = HTTPBearer(auto_error=False, description="A Benchboard API token")
 

@@ -18,6 +18,7 @@ from benchboard.main import create_app
 from benchboard.models import ApiToken, Hardware, Run, Series
 from benchboard.tokens.service import create_token
 from benchboard_ingest.cli import main as ingest_cli
+from tests.builders import run
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 SUITE = "cli-end-to-end"
@@ -109,3 +110,14 @@ def test_cli_upload_reads_back(live_service: tuple[str, str], tmp_path: Path) ->
     assert again == 0
     listed = httpx.get(f"{url}/api/v1/runs", params={"suite": SUITE}).json()["items"]
     assert [r["id"] for r in listed] == [run_id]
+
+
+def test_a_created_run_is_readable_at_once(live_service: tuple[str, str]) -> None:
+    """201 means committed: the commit happens before the response is sent."""
+    url, token = live_service
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=url, headers=headers) as client:
+        for _ in range(10):
+            body = run(suite=SUITE, hardware={"name": "cli-machine"})
+            assert client.post("/api/v1/runs", json=body).status_code == 201
+            assert client.get(f"/api/v1/runs/{body['id']}").status_code == 200
