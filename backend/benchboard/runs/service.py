@@ -1,5 +1,6 @@
 """Reading runs: the list, one run with its results, the raw upload."""
 
+import os
 import uuid
 from datetime import datetime
 
@@ -19,6 +20,8 @@ from benchboard.runs.schemas import (
     SuiteList,
     SuiteOut,
 )
+
+MIN_TITLE = 12
 
 
 def _summary_query() -> Select[tuple[Run, str]]:
@@ -128,6 +131,14 @@ def get_upload_body(session: Session, run_id: uuid.UUID) -> bytes:
     return body
 
 
+def suite_title(names: list[str | None], *, newest: str | None) -> str | None:
+    """What the suite's runs are called in common ("Study X (8 cores)", "Study X (40 cores)"
+    → "Study X"), else the newest run's name."""
+    named = [name for name in names if name]
+    common = os.path.commonprefix(named).rstrip(" ([-–—:,") if len(named) > 1 else ""
+    return common if len(common) >= MIN_TITLE else newest
+
+
 def list_suites(session: Session) -> SuiteList:
     """Every suite; its title is its newest run's name, its description a `description` tag."""
     newest = (
@@ -143,6 +154,7 @@ def list_suites(session: Session) -> SuiteList:
             func.sum(Run.result_count).label("result_count"),
             func.min(Run.started_at).label("first_started_at"),
             func.max(Run.started_at).label("last_started_at"),
+            func.array_agg(Run.name.distinct()).label("names"),
         )
         .group_by(Run.suite)
         .subquery()
@@ -179,7 +191,7 @@ def list_suites(session: Session) -> SuiteList:
         items=[
             SuiteOut(
                 suite=r.suite,
-                title=r.name,
+                title=suite_title(r.names, newest=r.name),
                 description=r.description,
                 run_count=r.run_count,
                 result_count=r.result_count,
