@@ -78,7 +78,7 @@ def _run_row(session: Session, run_id: uuid.UUID) -> tuple[Run, str]:
     row = session.execute(_summary_query().where(Run.id == run_id)).one_or_none()
     if row is None:
         raise NotFound(f"no run {run_id}")
-    return row.tuple()
+    return row._tuple()
 
 
 def get_run_summary(session: Session, run_id: uuid.UUID) -> RunSummary:
