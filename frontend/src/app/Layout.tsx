@@ -9,6 +9,7 @@ const NAV = [
   { to: "/history", label: "History" },
   { to: "/runs", label: "Runs" },
   { to: "/compare", label: "Compare runs" },
+  { to: "/regressions", label: "Regressions" },
 ];
 
 export function Layout() {

@@ -2,6 +2,8 @@ import { createBrowserRouter, type LoaderFunctionArgs } from "react-router";
 import { seriesQuery } from "../features/explore/api";
 import { facetsQuery } from "../features/filters/api";
 import { modePairsQuery } from "../features/modes/api";
+import { regressionsQuery } from "../features/regressions/api";
+import { parseRegressionFilters } from "../features/regressions/lib/filters";
 import { type Filters, parseFilters } from "../lib/filters";
 import { Layout } from "./Layout";
 import { NotFound } from "./NotFound";
@@ -52,6 +54,19 @@ export const router = createBrowserRouter([
       {
         path: "compare",
         lazy: async () => ({ Component: (await import("./routes/CompareRoute")).CompareRoute }),
+      },
+      {
+        path: "regressions",
+        loader: ({ request }: LoaderFunctionArgs) => {
+          const params = new URL(request.url).searchParams;
+          void queryClient.prefetchQuery(regressionsQuery(parseRegressionFilters(params)));
+          return null;
+        },
+        lazy: async () => ({ Component: (await import("./routes/RegressionsRoute")).RegressionsRoute }),
+      },
+      {
+        path: "regressions/:regressionId",
+        lazy: async () => ({ Component: (await import("./routes/RegressionRoute")).RegressionRoute }),
       },
       { path: "*", Component: NotFound },
     ],

@@ -3,10 +3,15 @@ import { Link, useSearchParams } from "react-router";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, ErrorMessage, Loading } from "../../components/Status";
+import { seriesAnnotationsQuery } from "../../features/annotations/api";
+import { AnnotationForm } from "../../features/annotations/components/AnnotationForm";
 import { historyQuery } from "../../features/history/api";
 import { HistoryCharts } from "../../features/history/components/HistoryCharts";
 import { type PointRow, pointColumns } from "../../features/history/components/pointColumns";
 import { buildHistoryCharts, type HistoryLike } from "../../features/history/lib/historyChart";
+import { seriesRegressionsQuery } from "../../features/regressions/api";
+import { ChartNotes } from "../../features/regressions/components/ChartNotes";
+import { buildChartNotes } from "../../features/regressions/lib/markers";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -37,6 +42,13 @@ export function HistoryRoute() {
     chart.lines.flatMap((line) =>
       line.points.map((point) => ({ line, point, format: chart.scale.format, unit: chart.scale.label })),
     ),
+  );
+  const regressions = useQueries({ queries: ids.map((id) => seriesRegressionsQuery(Number(id))) });
+  const annotations = useQueries({ queries: ids.map((id) => seriesAnnotationsQuery(Number(id))) });
+  const notes = buildChartNotes(
+    regressions.flatMap((q) => q.data?.items ?? []),
+    annotations.flatMap((q) => q.data?.items ?? []),
+    ids.length > 1 ? { seriesLabel: (id) => `#${id}` } : {},
   );
   const [sort, toggleSort] = useUrlSort("time", "desc");
   const rows = useSortedRows(points, pointColumns, sort);
@@ -95,7 +107,16 @@ export function HistoryRoute() {
           </div>
           {error ? <ErrorMessage error={error} /> : null}
           {histories.some((h) => h.isPending) ? <Loading what="history" /> : null}
-          <HistoryCharts charts={charts} />
+          <HistoryCharts charts={charts} markers={notes} />
+          <ChartNotes notes={notes} />
+          {loaded.length ? (
+            <AnnotationForm
+              series={loaded.map((h) => ({
+                id: Number(h.series.id),
+                label: `#${h.series.id} ${h.series.language} ${h.series.benchmark} ${h.series.metric}`,
+              }))}
+            />
+          ) : null}
           {rows.length ? (
             <DataTable
               caption="Points drawn above; each links to its run"

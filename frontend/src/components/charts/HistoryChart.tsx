@@ -19,6 +19,7 @@ import { formatNumber } from "../../lib/units";
 
 const MARKER_COLORS: Record<string, string> = {
   regression: OKABE_ITO.vermillion,
+  improvement: OKABE_ITO.bluishGreen,
   annotation: OKABE_ITO.reddishPurple,
 };
 
@@ -29,14 +30,39 @@ interface HistoryChartProps {
   height?: number;
 }
 
-function MarkerLabel({ marker, viewBox }: { marker: PlacedMarker; viewBox?: { x?: number; y?: number } }) {
+/** What a marker says: kind, status, label and time; its hover text and accessible name. */
+export const markerText = (marker: PlacedMarker) =>
+  `${marker.kind}${marker.status ? ` (${marker.status})` : ""}: ${marker.label} — ${formatDateTime(marker.t)}`;
+
+/** A dot atop the line and, for a triaged change, its status as a small badge; staggered by `row`. */
+function MarkerLabel({
+  marker,
+  row,
+  viewBox,
+}: {
+  marker: PlacedMarker;
+  row: number;
+  viewBox?: { x?: number; y?: number };
+}) {
   const x = viewBox?.x ?? 0;
-  const y = viewBox?.y ?? 0;
-  const text = `${marker.kind}${marker.status ? ` (${marker.status})` : ""}: ${marker.label} — ${formatDateTime(marker.t)}`;
+  const y = (viewBox?.y ?? 0) + 6 + row * 18;
+  const color = MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey;
+  const text = markerText(marker);
+  const badge = marker.status ?? "";
+  const width = badge.length * 6.4 + 10;
   return (
-    <g className="marker-label">
+    // Hover text here; pages list the same markers beside the chart for keyboard and screen readers.
+    <g className="marker-label" data-kind={marker.kind}>
       <title>{text}</title>
-      <circle cx={x} cy={y + 6} r={6} fill={MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey} />
+      <circle cx={x} cy={y} r={6} fill={color} stroke="var(--bg)" strokeWidth={1.5} />
+      {badge ? (
+        <g className="marker-badge" data-status={badge}>
+          <rect x={x + 9} y={y - 7} width={width} height={14} rx={7} fill="var(--bg)" stroke={color} />
+          <text x={x + 14} y={y + 3.5} fontSize={11} fill="var(--text)">
+            {badge}
+          </text>
+        </g>
+      ) : null}
     </g>
   );
 }
@@ -143,13 +169,13 @@ export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChart
             }}
           />
         ))}
-        {placed.map((marker) => (
+        {placed.map((marker, index) => (
           <ReferenceLine
             key={`${marker.kind}-${marker.t}-${marker.label}`}
             x={marker.t}
             stroke={MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey}
             strokeDasharray="4 2"
-            label={<MarkerLabel marker={marker} />}
+            label={<MarkerLabel marker={marker} row={index % 3} />}
           />
         ))}
       </ComposedChart>

@@ -1,0 +1,52 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "react-router";
+import { QueryView } from "../../components/Status";
+import { regressionQuery } from "../../features/regressions/api";
+import { AuditTrail } from "../../features/regressions/components/AuditTrail";
+import { ChangeSummary } from "../../features/regressions/components/ChangeSummary";
+import { LinkList } from "../../features/regressions/components/LinkList";
+import { SeriesIdentity } from "../../features/regressions/components/SeriesIdentity";
+import { StatusBadge } from "../../features/regressions/components/StatusBadge";
+import { TriageForm } from "../../features/regressions/components/TriageForm";
+
+export function RegressionRoute() {
+  const id = Number(useParams().regressionId);
+  const regression = useQuery({ ...regressionQuery(id), enabled: Number.isInteger(id) && id > 0 });
+  return (
+    <>
+      <p>
+        <Link to="/regressions">← Regressions</Link>
+      </p>
+      <QueryView query={regression} what="the change">
+        {(r) => (
+          <>
+            <h1>
+              {r.direction === "regression" ? "Regression" : "Improvement"} #{r.id}{" "}
+              <StatusBadge status={r.status} />
+            </h1>
+            <div className="meta-grid">
+              <section>
+                <h2>Change</h2>
+                <ChangeSummary change={r} />
+                <p>
+                  Found at run <Link to={`/runs/${r.run_id}`}>{r.run_id}</Link>
+                </p>
+              </section>
+              <section>
+                <h2>Series</h2>
+                <SeriesIdentity series={r.series} />
+              </section>
+              <section>
+                <h2>What maintainers said</h2>
+                {r.note ? <p className="regression-note">{r.note}</p> : <p className="muted">No note yet.</p>}
+                <LinkList links={r.links} />
+              </section>
+            </div>
+            <TriageForm regression={r} />
+            <AuditTrail regressionId={r.id} />
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}

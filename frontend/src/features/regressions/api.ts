@@ -1,0 +1,57 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+import type { RegressionTriage } from "../../api/types";
+import { bearer } from "../../lib/maintainerToken";
+import type { RegressionFilters } from "./lib/filters";
+
+/** Regressions a page of the list shows. */
+export const PAGE_SIZE = 50;
+
+export const regressionsQuery = (filters: RegressionFilters) =>
+  queryOptions({
+    queryKey: ["regressions", "list", filters],
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/api/v1/regressions", { params: { query: { ...filters, limit: PAGE_SIZE } }, signal })),
+    placeholderData: keepPreviousData,
+  });
+
+/** Every change detected on one series, for its history chart (a few at most, so one page). */
+export const seriesRegressionsQuery = (seriesId: number) =>
+  queryOptions({
+    queryKey: ["regressions", "series", seriesId],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/regressions", { params: { query: { series_id: seriesId, limit: 500 } }, signal }),
+      ),
+  });
+
+export const regressionQuery = (id: number) =>
+  queryOptions({
+    queryKey: ["regressions", "one", id],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/regressions/{regression_id}", { params: { path: { regression_id: id } }, signal }),
+      ),
+  });
+
+export const auditTrailQuery = (id: number) =>
+  queryOptions({
+    queryKey: ["regressions", "audit", id],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/regressions/{regression_id}/history", {
+          params: { path: { regression_id: id } },
+          signal,
+        }),
+      ),
+  });
+
+/** Sends a maintainer's triage; the service answers 401/403 for a missing or weaker token. */
+export const triageRegression = (id: number, triage: RegressionTriage, token: string) =>
+  unwrap(
+    api.PATCH("/api/v1/regressions/{regression_id}", {
+      params: { path: { regression_id: id } },
+      body: triage,
+      headers: bearer(token),
+    }),
+  );

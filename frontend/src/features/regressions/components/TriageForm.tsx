@@ -1,0 +1,90 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { ApiError } from "../../../api/client";
+import type { Regression, RegressionStatus, RegressionTriage } from "../../../api/types";
+import { ErrorMessage } from "../../../components/Status";
+import { TokenField } from "../../../components/TokenField";
+import { useMaintainerToken } from "../../../lib/maintainerToken";
+import { triageRegression } from "../api";
+import { parseLinks, STATUSES } from "../lib/wording";
+
+/** What to do about a refused token, under the service's own message. */
+function tokenHint(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 401) return "The service did not accept the token. Forget it and paste a valid one.";
+  if (error.status === 403) return "This token may not triage: it needs the maintain or admin scope.";
+  return null;
+}
+
+/** Status, note and links of one change, sent with the maintainer's token. */
+export function TriageForm({ regression }: { regression: Regression }) {
+  const { token } = useMaintainerToken();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<RegressionStatus>(regression.status);
+  const [note, setNote] = useState(regression.note ?? "");
+  const [links, setLinks] = useState(regression.links.join("\n"));
+  const ids = { status: useId(), note: useId(), links: useId() };
+  const save = useMutation({
+    mutationFn: (triage: RegressionTriage) => triageRegression(regression.id, triage, token),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(["regressions", "one", regression.id], saved);
+      void queryClient.invalidateQueries({ queryKey: ["regressions"] });
+    },
+  });
+  const hint = tokenHint(save.error);
+  return (
+    <section className="triage" aria-labelledby={`${ids.status}-h`}>
+      <h2 id={`${ids.status}-h`}>Triage</h2>
+      <TokenField />
+      <form
+        className="triage-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ status, note, links: parseLinks(links) });
+        }}
+      >
+        <label htmlFor={ids.status}>Status</label>
+        <select
+          id={ids.status}
+          name="status"
+          value={status}
+          onChange={(e) => setStatus(e.target.value as RegressionStatus)}
+        >
+          {STATUSES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.value} — {s.text}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={ids.note}>Note</label>
+        <textarea id={ids.note} name="note" rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
+        <label htmlFor={ids.links}>Links (one per line)</label>
+        <textarea
+          id={ids.links}
+          name="links"
+          rows={2}
+          value={links}
+          placeholder="https://github.com/org/repo/issues/1"
+          onChange={(e) => setLinks(e.target.value)}
+        />
+        <div>
+          <button type="submit" disabled={save.isPending || !token}>
+            {save.isPending ? "Saving…" : "Save triage"}
+          </button>{" "}
+          {!token ? <span className="muted">Paste a maintainer token above to triage.</span> : null}
+          {save.isSuccess && !save.isPending ? (
+            <span role="status" className="saved">
+              Saved.
+            </span>
+          ) : null}
+        </div>
+      </form>
+      {save.error ? (
+        <>
+          <ErrorMessage error={save.error} />
+          {hint ? <p className="muted">{hint}</p> : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
