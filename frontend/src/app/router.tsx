@@ -2,8 +2,6 @@ import { createBrowserRouter, type LoaderFunctionArgs } from "react-router";
 import { seriesQuery } from "../features/explore/api";
 import { facetsQuery } from "../features/filters/api";
 import { modePairsQuery } from "../features/modes/api";
-import { regressionsQuery } from "../features/regressions/api";
-import { parseRegressionFilters } from "../features/regressions/lib/filters";
 import { type Filters, parseFilters } from "../lib/filters";
 import { Layout } from "./Layout";
 import { NotFound } from "./NotFound";
@@ -57,9 +55,15 @@ export const router = createBrowserRouter([
       },
       {
         path: "regressions",
+        // The query's code is fetched here too, beside the page's chunk, to keep it off the first load.
         loader: ({ request }: LoaderFunctionArgs) => {
           const params = new URL(request.url).searchParams;
-          void queryClient.prefetchQuery(regressionsQuery(parseRegressionFilters(params)));
+          void Promise.all([
+            import("../features/regressions/api"),
+            import("../features/regressions/lib/filters"),
+          ]).then(([{ regressionsQuery }, { parseRegressionFilters }]) =>
+            queryClient.prefetchQuery(regressionsQuery(parseRegressionFilters(params))),
+          );
           return null;
         },
         lazy: async () => ({ Component: (await import("./routes/RegressionsRoute")).RegressionsRoute }),

@@ -34,7 +34,14 @@ interface HistoryChartProps {
 export const markerText = (marker: PlacedMarker) =>
   `${marker.kind}${marker.status ? ` (${marker.status})` : ""}: ${marker.label} — ${formatDateTime(marker.t)}`;
 
-/** A dot atop the line and, for a triaged change, its status as a small badge; staggered by `row`. */
+/** Rows of markers above the plot, so close ones do not cover each other. */
+const MARKER_ROWS = 2;
+const MARKER_ROW_HEIGHT = 16;
+
+/**
+ * A dot above the plot, at the top of the marker's line, and for a change its status as a small
+ * badge; alternate markers sit one row higher.
+ */
 function MarkerLabel({
   marker,
   row,
@@ -45,7 +52,7 @@ function MarkerLabel({
   viewBox?: { x?: number; y?: number };
 }) {
   const x = viewBox?.x ?? 0;
-  const y = (viewBox?.y ?? 0) + 6 + row * 18;
+  const y = (viewBox?.y ?? 0) - 10 - row * MARKER_ROW_HEIGHT;
   const color = MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey;
   const text = markerText(marker);
   const badge = marker.status ?? "";
@@ -54,6 +61,7 @@ function MarkerLabel({
     // Hover text here; pages list the same markers beside the chart for keyboard and screen readers.
     <g className="marker-label" data-kind={marker.kind}>
       <title>{text}</title>
+      <line x1={x} x2={x} y1={y} y2={viewBox?.y ?? 0} stroke={color} strokeDasharray="4 2" />
       <circle cx={x} cy={y} r={6} fill={color} stroke="var(--bg)" strokeWidth={1.5} />
       {badge ? (
         <g className="marker-badge" data-status={badge}>
@@ -108,12 +116,13 @@ function TooltipBody({
 export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChartProps) {
   const navigate = useNavigate();
   const placed = placeMarkers(markers, chart.domain);
+  const markerSpace = placed.length ? 12 + Math.min(placed.length, MARKER_ROWS) * MARKER_ROW_HEIGHT : 16;
   const singleTime = chart.domain[0] === chart.domain[1];
   const day = 86_400_000;
   const domain: [number, number] = singleTime ? [chart.domain[0] - day, chart.domain[1] + day] : chart.domain;
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart data={chart.rows} margin={{ top: 16, right: 16, bottom: 16, left: 8 }}>
+      <ComposedChart data={chart.rows} margin={{ top: markerSpace, right: 16, bottom: 16, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" className="grid" />
         <XAxis
           dataKey="t"
@@ -175,7 +184,7 @@ export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChart
             x={marker.t}
             stroke={MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey}
             strokeDasharray="4 2"
-            label={<MarkerLabel marker={marker} row={index % 3} />}
+            label={<MarkerLabel marker={marker} row={index % MARKER_ROWS} />}
           />
         ))}
       </ComposedChart>

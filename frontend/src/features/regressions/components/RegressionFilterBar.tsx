@@ -20,7 +20,7 @@ function Choice({
   label: string;
   name: Key;
   value: string | undefined;
-  options: readonly { value: string; text?: string }[];
+  options: readonly { value: string }[];
   onChange: Props["onChange"];
 }) {
   return (
@@ -30,7 +30,7 @@ function Choice({
         <option value="">any</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
-            {o.text ? `${o.value} — ${o.text}` : o.value}
+            {o.value}
           </option>
         ))}
       </select>
@@ -47,7 +47,13 @@ export function RegressionFilterBar({ filters, suites, languages, onChange }: Pr
     current && !values.includes(current) ? [current, ...values] : values;
   return (
     <div className="actions regression-filters">
-      <Choice label="Status" name="status" value={filters.status} options={STATUSES} onChange={onChange} />
+      <Choice
+        label="Status"
+        name="status"
+        value={filters.status}
+        options={named(STATUSES.map((s) => s.value))}
+        onChange={onChange}
+      />
       <Choice
         label="Direction"
         name="direction"

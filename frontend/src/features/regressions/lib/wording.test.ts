@@ -32,8 +32,10 @@ describe("formatSize", () => {
 });
 
 describe("formatConfidence", () => {
-  it("rounds to whole percent and clamps", () => {
-    expect(formatConfidence(0.974)).toBe("97 %");
+  it("rounds down to whole percent, so only certainty reads 100 %, and clamps", () => {
+    expect(formatConfidence(0.978)).toBe("97 %");
+    expect(formatConfidence(0.9996)).toBe("99 %");
+    expect(formatConfidence(1)).toBe("100 %");
     expect(formatConfidence(1.2)).toBe("100 %");
     expect(formatConfidence(Number.NaN)).toBe("—");
   });

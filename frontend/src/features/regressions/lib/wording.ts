@@ -37,10 +37,10 @@ export function formatSize(change: SizeInput): string {
   return `${sign}${Math.abs(percent).toFixed(digits)} % ${word}`;
 }
 
-/** "97 %" for 0.97; "—" when not a number. */
+/** "97 %" for 0.978: rounded down, so only certainty reads as 100 %; "—" when not a number. */
 export function formatConfidence(confidence: number): string {
   if (!Number.isFinite(confidence)) return "—";
-  return `${Math.round(Math.min(1, Math.max(0, confidence)) * 100)} %`;
+  return `${Math.floor(Math.min(1, Math.max(0, confidence)) * 100)} %`;
 }
 
 /** The link list a maintainer typed: one URL per line or separated by spaces, without repeats. */
