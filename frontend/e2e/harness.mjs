@@ -51,7 +51,10 @@ async function waitForHealth(base, child, timeoutMs) {
   throw new Error(`the service did not answer /api/v1/health within ${timeoutMs} ms`);
 }
 
-/** A fresh service: `db reset --yes`, `serve`, a token with the given scope. Call stop() when done. */
+/**
+ * A fresh service: `db reset --yes`, `serve`, a token with the given scope (more with createToken).
+ * Call stop() when done.
+ */
 export async function startService({ dataDir = path.join(REPO, ".data", "e2e"), scope = "upload" } = {}) {
   const port = await freePort();
   const env = {
@@ -74,11 +77,13 @@ export async function startService({ dataDir = path.join(REPO, ".data", "e2e"), 
     child.kill("SIGTERM");
     throw new Error(`${error.message}\n${log.join("").slice(-3000)}`);
   }
-  const { stdout } = await run(BIN, ["token", "create", "--name", `e2e-${Date.now()}`, "--scope", scope], {
-    env,
-    timeout: 120_000,
-  });
-  const token = stdout.trim().split("\n").at(-1);
+  /** A further token, e.g. a maintainer's beside the upload token; its name is `${name}-<time>`. */
+  const createToken = async (tokenScope, name = "e2e") => {
+    const args = ["token", "create", "--name", `${name}-${Date.now()}`, "--scope", tokenScope];
+    const { stdout } = await run(BIN, args, { env, timeout: 120_000 });
+    return stdout.trim().split("\n").at(-1);
+  };
+  const token = await createToken(scope);
   const stop = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -86,7 +91,7 @@ export async function startService({ dataDir = path.join(REPO, ".data", "e2e"), 
       child.kill("SIGTERM");
       setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 15_000).unref();
     });
-  return { base, token, stop, log };
+  return { base, token, createToken, stop, log };
 }
 
 export async function launchBrowser() {
