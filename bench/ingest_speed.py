@@ -1,0 +1,423 @@
+"""Ingest speed (GitHub issue 2): upload throughput against a raw COPY, and small uploads.
+
+    .venv/bin/python bench/ingest_speed.py
+
+Starts its own service (embedded PostgreSQL under .data/bench/ingest, re-created on each
+invocation, 2 workers, port chosen free on 127.0.0.1) and measures, in one invocation:
+
+1. one upload of 100,000 results creating 100,000 new series (the first run);
+2. three uploads of 100,000 results to those existing series, each beside a raw binary
+   `COPY` of 100,000 rows into the same `result` table (same indexes and FKs), committed
+   and then deleted again: results/s of each, medians, and their ratio;
+3. 1,000 sequential uploads of 100 results each (existing series, one keep-alive
+   connection): uploads/s and p50/p99 latency.
+
+Times are HTTP response times, what a runner waits for. The service runs change
+detection in a background task after it has answered; the benchmark waits for the
+database to be quiet again before the next large measurement and reports that wait.
+"""
+
+import argparse
+import hashlib
+import random
+import statistics
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import orjson
+import psycopg
+from common import (
+    BenchService,
+    exit_cleanly_on_sigterm,
+    machine_summary,
+    percentile,
+    print_table,
+    wait_until_settled,
+)
+from psycopg.types.json import Jsonb, set_json_dumps
+
+from benchboard.series.identity import series_fingerprint
+from benchboard.units import unit_info
+
+SUITE = "ingest-speed"
+HARDWARE = {"name": "bench-ingest-host", "cores": 2, "memory_gb": 24, "os": "linux"}
+BIG_RUN_RESULTS = 100_000
+SMALL_RUN_RESULTS = 100
+SMALL_RUNS = 1_000
+REPEATS = 3
+STATS_SHARE = 0.1
+TARGET_RATIO = 0.4
+SMALL_BUDGET_S = 150.0
+
+LANGUAGES = ("dart", "go", "rust", "python", "csharp", "java", "javascript", "c")
+IMPLEMENTATIONS = {
+    "dart": "dart:io",
+    "go": "net/http",
+    "rust": "tokio",
+    "python": "asyncio",
+    "csharp": "dotnet",
+    "java": "nio",
+    "javascript": "node",
+    "c": "posixaio",
+}
+METRICS = (("time_per_op", "us"), ("throughput", "ops/s"))
+BENCHMARKS = 50
+PEERS = "Bencher 2,708 results/s; Conbench 44 results/s; Codespeed 15-26 results/s"
+
+COPY_SQL = (
+    "COPY result (run_id, series_id, started_at, value, unit, value_base, stats, samples)"
+    " FROM STDIN (FORMAT BINARY)"
+)
+COPY_TYPES = ["uuid", "int8", "timestamptz", "float8", "text", "float8", "jsonb", "float8[]"]
+
+Connection = psycopg.Connection[tuple[Any, ...]]
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The identity fields of one result: one series."""
+
+    benchmark: str
+    params: dict[str, int]
+    language: str
+    implementation: str
+    mode: str
+    variant: str | None
+    metric: str
+    unit: str
+
+    def fingerprint(self) -> bytes:
+        fingerprint: bytes = series_fingerprint(
+            suite=SUITE,
+            benchmark=self.benchmark,
+            params=self.params,
+            language=self.language,
+            implementation=self.implementation,
+            mode=self.mode,
+            variant=self.variant,
+            hardware=str(HARDWARE["name"]),
+            metric=self.metric,
+        )
+        return fingerprint
+
+
+def identity(index: int) -> Identity:
+    """A distinct series for each index: language, mode, metric, workload, then size."""
+    language = LANGUAGES[index % len(LANGUAGES)]
+    mode = ("sync", "async")[(index // 8) % 2]
+    metric, unit = METRICS[(index // 16) % 2]
+    return Identity(
+        benchmark=f"workload-{(index // 32) % BENCHMARKS:02d}",
+        params={"size": index // (32 * BENCHMARKS), "payload_bytes": 13},
+        language=language,
+        implementation=IMPLEMENTATIONS[language],
+        mode=mode,
+        variant="sequential" if mode == "async" else None,
+        metric=metric,
+        unit=unit,
+    )
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One result's figures: the headline value and, for some, summary statistics."""
+
+    value: float
+    stats: dict[str, float] | None
+
+
+def figures(count: int, rng: random.Random) -> list[Figure]:
+    out: list[Figure] = []
+    for _ in range(count):
+        value = round(rng.uniform(10, 1000), 3)
+        stats = None
+        if rng.random() < STATS_SHARE:
+            spread = value * 0.05
+            stats = {
+                "n": 1000,
+                "min": round(value - 2 * spread, 3),
+                "median": value,
+                "mean": value,
+                "stddev": round(spread, 3),
+                "p95": round(value + 1.6 * spread, 3),
+                "max": round(value + 4 * spread, 3),
+            }
+        out.append(Figure(value, stats))
+    return out
+
+
+def upload_body(identities: list[Identity], values: list[Figure], started_at: datetime) -> bytes:
+    results = []
+    for ident, figure in zip(identities, values, strict=True):
+        result: dict[str, Any] = {
+            "benchmark": ident.benchmark,
+            "params": ident.params,
+            "language": ident.language,
+            "implementation": ident.implementation,
+            "mode": ident.mode,
+            "metric": ident.metric,
+            "unit": ident.unit,
+            "value": figure.value,
+        }
+        if ident.variant is not None:
+            result["variant"] = ident.variant
+        if figure.stats is not None:
+            result["stats"] = figure.stats
+        results.append(result)
+    run = {
+        "id": str(uuid.uuid4()),
+        "suite": SUITE,
+        "name": f"ingest speed, {len(results)} results",
+        "started_at": started_at.isoformat(),
+        "git": {"repo": "https://example.org/bench.git", "commit": "4f2a9c1", "branch": "main"},
+        "hardware": HARDWARE,
+        "environment": {"kernel": "6.1"},
+        "tags": {"published_by": "bench/ingest_speed.py"},
+        "results": results,
+    }
+    return orjson.dumps(run)
+
+
+def post_run(client: httpx.Client, body: bytes) -> float:
+    """Upload one run; the seconds until the response (detection runs after it)."""
+    started = time.perf_counter()
+    response = client.post("/api/v1/runs", content=body)
+    elapsed = time.perf_counter() - started
+    if response.status_code != 201:
+        raise RuntimeError(f"upload answered {response.status_code}: {response.text[:500]}")
+    return elapsed
+
+
+def series_ids(conn: Connection, identities: list[Identity]) -> list[int]:
+    rows = conn.execute("SELECT fingerprint, id FROM series WHERE suite = %s", (SUITE,))
+    by_fingerprint = {bytes(fingerprint): series_id for fingerprint, series_id in rows}
+    return [by_fingerprint[ident.fingerprint()] for ident in identities]
+
+
+def copy_rows(
+    run_id: uuid.UUID,
+    started_at: datetime,
+    identities: list[Identity],
+    ids: list[int],
+    values: list[Figure],
+) -> list[tuple[Any, ...]]:
+    """The rows the service would write for this run, prepared before timing."""
+    rows = []
+    for ident, series_id, figure in zip(identities, ids, values, strict=True):
+        factor = unit_info(ident.unit).factor
+        stats = Jsonb(figure.stats) if figure.stats else None
+        value_base = figure.value * factor
+        rows.append(
+            (run_id, series_id, started_at, figure.value, ident.unit, value_base, stats, None)
+        )
+    return rows
+
+
+def timed_copy(conn: Connection, hardware_id: int, started_at: datetime, rows: list[Any]) -> float:
+    """COPY the rows of one run and commit; the seconds of COPY + COMMIT. Deletes it after."""
+    run_id = rows[0][0]
+    body = b'{"generated": "bench/ingest_speed.py"}'
+    conn.execute(
+        "INSERT INTO run (id, suite, started_at, hardware_id, result_count, upload_body,"
+        " upload_sha256) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        (run_id, SUITE, started_at, hardware_id, len(rows), body, hashlib.sha256(body).digest()),
+    )
+    started = time.perf_counter()
+    with conn.cursor() as cursor, cursor.copy(COPY_SQL) as copy:
+        copy.set_types(COPY_TYPES)
+        for row in rows:
+            copy.write_row(row)
+    conn.commit()
+    elapsed = time.perf_counter() - started
+    conn.execute("DELETE FROM run WHERE id = %s", (run_id,))  # results go with it (CASCADE)
+    conn.commit()
+    return elapsed
+
+
+@dataclass
+class Measurements:
+    first_upload_s: float = 0.0
+    first_detection_s: float = 0.0
+    upload_s: list[float] = field(default_factory=list)
+    copy_s: list[float] = field(default_factory=list)
+    detection_s: list[float] = field(default_factory=list)
+    small_latencies_s: list[float] = field(default_factory=list)
+    small_wall_s: float = 0.0
+    small_drain_s: float = 0.0
+
+
+def measure(
+    service: BenchService, token: str, rng: random.Random, small_budget_s: float
+) -> Measurements:
+    identities = [identity(index) for index in range(BIG_RUN_RESULTS)]
+    clock = datetime.now(UTC).replace(microsecond=0) - timedelta(days=60)
+    found = Measurements()
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    with (
+        httpx.Client(base_url=service.base_url, headers=headers, timeout=600) as client,
+        service.connect() as conn,
+    ):
+        set_json_dumps(orjson.dumps, context=conn)
+        client.get("/api/v1/health").raise_for_status()  # connect before timing
+        print(f"upload 1: {BIG_RUN_RESULTS:,} results, new series", flush=True)
+        body = upload_body(identities, figures(BIG_RUN_RESULTS, rng), clock)
+        print(f"  body {len(body) / 1024**2:.1f} MiB", flush=True)
+        found.first_upload_s = post_run(client, body)
+        found.first_detection_s = wait_until_settled(service.database_url)
+        ids = series_ids(conn, identities)
+        hardware_row = conn.execute(
+            "SELECT id FROM hardware WHERE name = %s", (HARDWARE["name"],)
+        ).fetchone()
+        assert hardware_row is not None
+        hardware_id: int = hardware_row[0]
+        conn.commit()
+        for repeat in range(REPEATS):
+            print(f"repeat {repeat + 1}/{REPEATS}: upload and COPY", flush=True)
+            clock += timedelta(hours=1)
+            body = upload_body(identities, figures(BIG_RUN_RESULTS, rng), clock)
+            found.upload_s.append(post_run(client, body))
+            found.detection_s.append(wait_until_settled(service.database_url))
+            clock += timedelta(hours=1)
+            rows = copy_rows(uuid.uuid4(), clock, identities, ids, figures(BIG_RUN_RESULTS, rng))
+            found.copy_s.append(timed_copy(conn, hardware_id, clock, rows))
+            wait_until_settled(service.database_url)
+        print(
+            f"{SMALL_RUNS:,} uploads of {SMALL_RUN_RESULTS} results"
+            f" (at most {small_budget_s:.0f} s)",
+            flush=True,
+        )
+        small = identities[:SMALL_RUN_RESULTS]
+        bodies = []
+        for _ in range(SMALL_RUNS):
+            clock += timedelta(minutes=10)
+            bodies.append(upload_body(small, figures(SMALL_RUN_RESULTS, rng), clock))
+        wall = time.perf_counter()
+        for body in bodies:
+            found.small_latencies_s.append(post_run(client, body))
+            if time.perf_counter() - wall > small_budget_s:
+                break  # the run stays bounded in time; the table says how many ran
+        found.small_wall_s = time.perf_counter() - wall
+        found.small_drain_s = wait_until_settled(service.database_url)
+    return found
+
+
+def report(found: Measurements) -> None:
+    n = BIG_RUN_RESULTS
+    small = len(found.small_latencies_s)
+    upload_rate = n / statistics.median(found.upload_s)
+    copy_rate = n / statistics.median(found.copy_s)
+
+    def seconds(values: list[float]) -> str:
+        return " ".join(f"{value:.2f}" for value in values)
+
+    print()
+    print(f"Ingest speed - {machine_summary()}, service with 2 workers, embedded PostgreSQL")
+    print()
+    rows = [
+        [
+            f"upload {n:,} results, new series (1x)",
+            f"{n / found.first_upload_s:,.0f} results/s",
+            f"{found.first_upload_s:.2f}",
+            "",
+        ],
+        [
+            f"upload {n:,} results, existing series (median of {REPEATS})",
+            f"{upload_rate:,.0f} results/s",
+            seconds(found.upload_s),
+            "",
+        ],
+        [
+            f"raw binary COPY {n:,} rows into result (median of {REPEATS})",
+            f"{copy_rate:,.0f} results/s",
+            seconds(found.copy_s),
+            "",
+        ],
+        [
+            "upload / COPY",
+            f"{upload_rate / copy_rate:.2f}x",
+            "",
+            f">= {TARGET_RATIO}x COPY",
+        ],
+        [
+            f"{small:,} of {SMALL_RUNS:,} sequential uploads x {SMALL_RUN_RESULTS} results",
+            f"{small / found.small_wall_s:,.1f} uploads/s",
+            f"{found.small_wall_s:.2f}",
+            "",
+        ],
+        [
+            "  latency p50",
+            f"{percentile(found.small_latencies_s, 50) * 1000:.1f} ms",
+            "",
+            "",
+        ],
+        [
+            "  latency p99",
+            f"{percentile(found.small_latencies_s, 99) * 1000:.1f} ms",
+            "",
+            "",
+        ],
+        [
+            "  results/s in small uploads",
+            f"{small * SMALL_RUN_RESULTS / found.small_wall_s:,.0f} results/s",
+            "",
+            "",
+        ],
+    ]
+    print_table(["measure", "figure", "seconds", "target"], rows)
+    print()
+    print(f"peers on a similar machine: {PEERS}")
+    print(
+        "Times are HTTP response times. Change detection runs in a background task after"
+        " the response;"
+    )
+    print(
+        f"it then took {found.first_detection_s:.1f} s after the first upload and"
+        f" {seconds(found.detection_s)} s after the others (waited for before the next"
+        " measurement);"
+    )
+    print(
+        f"the small uploads ran back to back with it; their detection finished"
+        f" {found.small_drain_s:.1f} s after the last response."
+    )
+    if small < SMALL_RUNS:
+        print(
+            f"The small uploads stopped after {small:,} of {SMALL_RUNS:,} at the"
+            " --small-budget time limit; `--small-budget 1e9` runs all of them."
+        )
+    print(
+        "COPY: the service's own COPY statement and column types, rows prepared in memory"
+        " beforehand, timed through COMMIT, then the run is deleted again."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2, help="random seed of the values")
+    parser.add_argument(
+        "--small-budget",
+        type=float,
+        default=SMALL_BUDGET_S,
+        help="seconds after which the sequential small uploads stop (default %(default)s)",
+    )
+    args = parser.parse_args()
+    exit_cleanly_on_sigterm()
+    service = BenchService("ingest")
+    service.cli("db", "reset", "--yes")
+    token = service.create_token("bench-ingest")
+    with service:
+        service.start()
+        found = measure(service, token, random.Random(args.seed), args.small_budget)
+    report(found)
+    print()
+    print("commands run:")
+    print("  .venv/bin/python bench/ingest_speed.py")
+    for command in service.commands:
+        print(f"  {command}")
+
+
+if __name__ == "__main__":
+    main()

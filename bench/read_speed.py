@@ -1,0 +1,500 @@
+"""Read speed (GitHub issue 2): history, facets, sync/async comparison over 10,000,000 results.
+
+    .venv/bin/python bench/read_speed.py [--regenerate] [--requests 200]
+
+Starts its own service (embedded PostgreSQL under .data/bench/read, 2 workers, a free
+port on 127.0.0.1). The first invocation generates the dataset straight into PostgreSQL
+with binary COPY: 5 suites x 1,000 series (5 of 8 languages each, sync and async,
+10 workloads x 5 sizes, 2 metrics) on 3 machines, 2,000 runs per suite (10,000 runs of
+1,000 results, one every 6 hours per suite), every 5th run with summary statistics.
+Rows are written in upload order (run by run), as the service would have stored them.
+Later invocations reuse it while the database holds exactly 10,000,000 results.
+
+The requests are sequential over one keep-alive connection after a warm-up; the
+figures are client-side response times.
+"""
+
+import argparse
+import hashlib
+import random
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import orjson
+import psycopg
+from common import (
+    BenchService,
+    exit_cleanly_on_sigterm,
+    machine_summary,
+    percentile,
+    print_table,
+)
+from psycopg.types.json import Jsonb, set_json_dumps
+
+from benchboard.series.identity import canonical_params, series_fingerprint
+from benchboard.units import unit_info
+
+LANGUAGES = ("dart", "go", "rust", "python", "csharp", "java", "javascript", "c")
+IMPLEMENTATIONS = {
+    "dart": "dart:io",
+    "go": "net/http",
+    "rust": "tokio",
+    "python": "asyncio",
+    "csharp": "dotnet",
+    "java": "nio",
+    "javascript": "node",
+    "c": "posixaio",
+}
+SUITES = (
+    "sync-vs-async-io",
+    "rest-servers",
+    "isolate-messaging",
+    "fio-storage",
+    "json-codecs",
+)
+MACHINES = ("do-8vcpu", "do-40vcpu", "hetzner-ax41")
+LANGUAGES_PER_SUITE = 5
+WORKLOADS = 10
+SIZES = (1, 10, 100, 1_000, 10_000)
+METRICS = (("time_per_op", "us"), ("throughput", "ops/s"))
+RUNS_PER_SUITE = 2_000
+RUN_INTERVAL = timedelta(hours=6)
+STATS_EVERY = 5
+TOTAL_RESULTS = 10_000_000
+RUN_COPY_TYPES = [
+    *("uuid", "text", "text", "timestamptz", "jsonb", "int4", "jsonb", "jsonb", "int4"),
+    *("bytea", "bytea"),
+]
+PLACEHOLDER_BODY = b'{"generated": "bench/read_speed.py"}'
+
+HISTORY_TARGET_MS = 20.0
+LIST_TARGET_MS = 100.0
+PEERS = "2,000-point history, median: Bencher 38 ms, Conbench 1,024 ms, Codespeed 142 ms"
+
+Connection = psycopg.Connection[tuple[Any, ...]]
+
+
+@dataclass(frozen=True)
+class SeriesSpec:
+    suite: str
+    machine: str
+    benchmark: str
+    params: dict[str, int]
+    language: str
+    mode: str
+    metric: str
+    unit: str
+    level: float
+    step_at: int  # run index of a level change; RUNS_PER_SUITE for none
+    step: float
+
+    def fingerprint(self) -> bytes:
+        fingerprint: bytes = series_fingerprint(
+            suite=self.suite,
+            benchmark=self.benchmark,
+            params=self.params,
+            language=self.language,
+            implementation=IMPLEMENTATIONS[self.language],
+            mode=self.mode,
+            variant=self.variant,
+            hardware=self.machine,
+            metric=self.metric,
+        )
+        return fingerprint
+
+    @property
+    def variant(self) -> str | None:
+        return "sequential" if self.mode == "async" else None
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    id: uuid.UUID
+    suite_index: int
+    index: int
+    started_at: datetime
+
+
+def suite_series(suite_index: int, rng: random.Random) -> list[SeriesSpec]:
+    suite = SUITES[suite_index]
+    languages = [
+        LANGUAGES[(suite_index * 3 + offset) % len(LANGUAGES)]
+        for offset in range(LANGUAGES_PER_SUITE)
+    ]
+    specs = []
+    for language in languages:
+        for mode in ("sync", "async"):
+            for workload in range(WORKLOADS):
+                for size in SIZES:
+                    for metric, unit in METRICS:
+                        changes = rng.random() < 0.3
+                        specs.append(
+                            SeriesSpec(
+                                suite=suite,
+                                machine=MACHINES[suite_index % len(MACHINES)],
+                                benchmark=f"{suite}-{workload:02d}",
+                                params={"size": size},
+                                language=language,
+                                mode=mode,
+                                metric=metric,
+                                unit=unit,
+                                level=rng.lognormvariate(4, 1.5),
+                                step_at=rng.randrange(RUNS_PER_SUITE)
+                                if changes
+                                else RUNS_PER_SUITE,
+                                step=rng.choice((0.8, 0.9, 1.1, 1.25)),
+                            )
+                        )
+    return specs
+
+
+def all_runs(started: datetime) -> list[RunSpec]:
+    """Every run of every suite, in upload (time) order."""
+    runs = [
+        RunSpec(
+            id=uuid.uuid4(),
+            suite_index=suite_index,
+            index=index,
+            started_at=started + index * RUN_INTERVAL + suite_index * timedelta(minutes=17),
+        )
+        for suite_index in range(len(SUITES))
+        for index in range(RUNS_PER_SUITE)
+    ]
+    return sorted(runs, key=lambda run: run.started_at)
+
+
+def copy_rows(conn: Connection, statement: str, types: list[str], rows: Any) -> None:
+    with conn.cursor() as cursor, cursor.copy(statement) as copy:
+        copy.set_types(types)
+        for row in rows:
+            copy.write_row(row)
+
+
+def insert_hardware(conn: Connection) -> dict[str, int]:
+    ids = {}
+    for machine in MACHINES:
+        row = conn.execute(
+            "INSERT INTO hardware (name, info) VALUES (%s, %s) RETURNING id",
+            (machine, Jsonb({"os": "linux", "storage": "nvme"})),
+        ).fetchone()
+        assert row is not None
+        ids[machine] = int(row[0])
+    return ids
+
+
+def insert_series(
+    conn: Connection, specs: list[SeriesSpec], hardware: dict[str, int]
+) -> dict[bytes, int]:
+    rows = []
+    for spec in specs:
+        info = unit_info(spec.unit)
+        rows.append(
+            (
+                spec.fingerprint(),
+                spec.suite,
+                spec.benchmark,
+                Jsonb(canonical_params(spec.params)),
+                spec.language,
+                IMPLEMENTATIONS[spec.language],
+                spec.mode,
+                spec.variant,
+                hardware[spec.machine],
+                spec.metric,
+                spec.unit,
+                info.base_unit,
+                info.default_direction,
+            )
+        )
+    copy_rows(
+        conn,
+        "COPY series (fingerprint, suite, benchmark, params, language, implementation, mode,"
+        " variant, hardware_id, metric, unit, base_unit, direction) FROM STDIN (FORMAT BINARY)",
+        ["bytea", "text", "text", "jsonb", "text", "text", "text", "text", "int4"] + ["text"] * 4,
+        rows,
+    )
+    cursor = conn.execute("SELECT fingerprint, id FROM series")
+    return {bytes(fingerprint): int(series_id) for fingerprint, series_id in cursor}
+
+
+def insert_runs(
+    conn: Connection, runs: list[RunSpec], per_suite: int, hardware: dict[str, int]
+) -> None:
+    sha = hashlib.sha256(PLACEHOLDER_BODY).digest()
+    rows = (
+        (
+            run.id,
+            SUITES[run.suite_index],
+            f"{SUITES[run.suite_index]} #{run.index}",
+            run.started_at,
+            Jsonb({"repo": "https://example.org/bench.git", "commit": f"{run.index:07x}"}),
+            hardware[MACHINES[run.suite_index % len(MACHINES)]],
+            Jsonb({"kernel": "6.1"}),
+            Jsonb({"published_by": "bench/read_speed.py"}),
+            per_suite,
+            PLACEHOLDER_BODY,
+            sha,
+        )
+        for run in runs
+    )
+    copy_rows(
+        conn,
+        "COPY run (id, suite, name, started_at, git, hardware_id, environment, tags,"
+        " result_count, upload_body, upload_sha256) FROM STDIN (FORMAT BINARY)",
+        RUN_COPY_TYPES,
+        rows,
+    )
+
+
+def result_rows(
+    runs: list[RunSpec], by_suite: list[list[tuple[SeriesSpec, int, float]]], rng: random.Random
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of `result`, run by run, as uploads would have written them."""
+    for number, run in enumerate(runs):
+        if number % 1000 == 0:
+            print(f"  run {number:,}/{len(runs):,}", flush=True)
+        with_stats = run.index % STATS_EVERY == 0
+        for spec, series_id, factor in by_suite[run.suite_index]:
+            level = spec.level * (spec.step if run.index >= spec.step_at else 1.0)
+            value = level * (1 + rng.gauss(0, 0.02))
+            stats = None
+            if with_stats:
+                spread = value * 0.03
+                stats = Jsonb(
+                    {
+                        "n": 100,
+                        "min": value - 2 * spread,
+                        "median": value,
+                        "mean": value,
+                        "stddev": spread,
+                        "p95": value + 1.6 * spread,
+                        "max": value + 4 * spread,
+                    }
+                )
+            yield (run.id, series_id, run.started_at, value, spec.unit, value * factor, stats)
+
+
+def result_ddl(conn: Connection) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Secondary indexes and unique/foreign-key constraints of `result`, to rebuild after."""
+    constraints = conn.execute(
+        "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint"
+        " WHERE conrelid = 'result'::regclass AND contype IN ('u', 'f') ORDER BY contype DESC"
+    ).fetchall()
+    indexes = conn.execute(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'result'"
+        " AND indexname NOT IN (SELECT conname FROM pg_constraint"
+        " WHERE conrelid = 'result'::regclass)"
+    ).fetchall()
+    return [(str(n), str(d)) for n, d in constraints], [(str(n), str(d)) for n, d in indexes]
+
+
+def generate(service: BenchService, seed: int) -> None:
+    """Fill an empty database in one transaction: an interrupted run leaves it empty."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    specs = [spec for index in range(len(SUITES)) for spec in suite_series(index, rng)]
+    first = datetime(2024, 1, 1, tzinfo=UTC)
+    runs = all_runs(first)
+    per_suite = len(specs) // len(SUITES)
+    with service.connect() as conn:
+        set_json_dumps(orjson.dumps, context=conn)
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        hardware = insert_hardware(conn)
+        ids = insert_series(conn, specs, hardware)
+        insert_runs(conn, runs, per_suite, hardware)
+        by_suite: list[list[tuple[SeriesSpec, int, float]]] = [[] for _ in SUITES]
+        for spec in specs:
+            entry = (spec, ids[spec.fingerprint()], unit_info(spec.unit).factor)
+            by_suite[SUITES.index(spec.suite)].append(entry)
+        # Bulk-load practice: build the secondary indexes and check the FKs once, after
+        # the COPY, with the definitions the migrations created (same transaction).
+        constraints, indexes = result_ddl(conn)
+        for name, _ in constraints:
+            conn.execute(f'ALTER TABLE result DROP CONSTRAINT "{name}"')
+        for name, _ in indexes:
+            conn.execute(f'DROP INDEX "{name}"')
+        print(f"COPY {len(runs) * per_suite:,} results", flush=True)
+        copy_rows(
+            conn,
+            "COPY result (run_id, series_id, started_at, value, unit, value_base, stats)"
+            " FROM STDIN (FORMAT BINARY)",
+            ["uuid", "int8", "timestamptz", "float8", "text", "float8", "jsonb"],
+            result_rows(runs, by_suite, rng),
+        )
+        print("building indexes and constraints of result", flush=True)
+        for _, definition in indexes:
+            conn.execute(definition)
+        for name, definition in reversed(constraints):
+            conn.execute(f'ALTER TABLE result ADD CONSTRAINT "{name}" {definition}')
+        conn.commit()
+    with service.connect(autocommit=True) as conn:
+        print("VACUUM (ANALYZE)", flush=True)
+        conn.execute("VACUUM (ANALYZE)")
+    print(f"generated in {time.perf_counter() - started:.0f} s", flush=True)
+
+
+def result_count(service: BenchService) -> int:
+    with service.connect() as conn:
+        row = conn.execute("SELECT count(*) FROM result").fetchone()
+        return int(row[0]) if row else 0
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    label: str
+    target_ms: float | None
+    paths: list[str]
+
+
+def endpoints(service: BenchService, requests: int, rng: random.Random) -> list[Endpoint]:
+    with service.connect() as conn:
+        series = [
+            int(row[0])
+            for row in conn.execute(
+                "SELECT series_id FROM result GROUP BY series_id HAVING count(*) = %s",
+                (RUNS_PER_SUITE,),
+            )
+        ]
+        languages = [
+            str(row[0])
+            for row in conn.execute("SELECT DISTINCT language FROM series ORDER BY language")
+        ]
+    picked = rng.sample(series, min(requests, len(series)))
+
+    def by_language(path: str) -> list[str]:
+        return [
+            f"{path}?language={languages[i % len(languages)]}&mode=async" for i in range(requests)
+        ]
+
+    return [
+        Endpoint(
+            "GET /api/v1/series/{id}/history (2,000 points)",
+            HISTORY_TARGET_MS,
+            [f"/api/v1/series/{series_id}/history" for series_id in picked],
+        ),
+        Endpoint(
+            "GET /api/v1/facets?language=X&mode=async",
+            LIST_TARGET_MS,
+            by_language("/api/v1/facets"),
+        ),
+        Endpoint(
+            "GET /api/v1/compare/modes?language=X&mode=async",
+            LIST_TARGET_MS,
+            by_language("/api/v1/compare/modes"),
+        ),
+        Endpoint(
+            "GET /api/v1/series?language=X&mode=async (info)", None, by_language("/api/v1/series")
+        ),
+    ]
+
+
+def timed_get(client: httpx.Client, path: str) -> tuple[float, bytes]:
+    started = time.perf_counter()
+    response = client.get(path)
+    elapsed = time.perf_counter() - started
+    if response.status_code != 200:
+        raise RuntimeError(f"GET {path} answered {response.status_code}: {response.text[:300]}")
+    return elapsed, response.content
+
+
+def measure(client: httpx.Client, endpoint: Endpoint, warmup: int) -> tuple[list[float], int]:
+    """Warm up on the endpoint's first paths, then time each; (seconds, mean body bytes)."""
+    for path in endpoint.paths[:warmup]:
+        timed_get(client, path)
+    times = []
+    size = 0
+    for path in endpoint.paths:
+        elapsed, body = timed_get(client, path)
+        times.append(elapsed)
+        size += len(body)
+    return times, size // max(len(endpoint.paths), 1)
+
+
+def check_history(client: httpx.Client, path: str) -> None:
+    history = orjson.loads(timed_get(client, path)[1])
+    points = len(history["points"])
+    if points != RUNS_PER_SUITE or history["downsampled"]:
+        raise RuntimeError(f"{path}: {points} points, downsampled={history['downsampled']}")
+
+
+def dataset_summary(service: BenchService) -> str:
+    with service.connect() as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM result), (SELECT count(*) FROM series),"
+            " (SELECT count(*) FROM run),"
+            " pg_size_pretty(pg_database_size(current_database())),"
+            " pg_size_pretty(pg_total_relation_size('result'))"
+        ).fetchone()
+    assert row is not None
+    return (
+        f"dataset: {row[0]:,} results, {row[1]:,} series, {row[2]:,} runs;"
+        f" database {row[3]} (result with indexes {row[4]})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--regenerate", action="store_true", help="generate the dataset again")
+    parser.add_argument("--requests", type=int, default=200, help="timed requests per endpoint")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed requests per endpoint")
+    parser.add_argument("--seed", type=int, default=10)
+    args = parser.parse_args()
+    exit_cleanly_on_sigterm()
+    service = BenchService("read")
+    service.cli("db", "upgrade")
+    count = result_count(service)
+    if args.regenerate or count != TOTAL_RESULTS:
+        print(f"generating the dataset (the database holds {count:,} results)", flush=True)
+        service.cli("db", "reset", "--yes")
+        generate(service, args.seed)
+    else:
+        print(f"reusing the dataset: {count:,} results (--regenerate to rebuild)", flush=True)
+    rng = random.Random(args.seed)
+    plan = endpoints(service, args.requests, rng)
+    figures: list[tuple[Endpoint, list[float], int]] = []
+    with service, httpx.Client(base_url=service.base_url, timeout=60) as client:
+        service.start()
+        check_history(client, plan[0].paths[0])
+        for endpoint in plan:
+            print(f"timing {endpoint.label}", flush=True)
+            times, size = measure(client, endpoint, args.warmup)
+            figures.append((endpoint, times, size))
+    print()
+    print(f"Read speed - {machine_summary()}, service with 2 workers, embedded PostgreSQL")
+    print(dataset_summary(service))
+    print(
+        "sequential requests over one keep-alive connection, after "
+        f"{args.warmup} warm-up requests per endpoint; client-side response times"
+    )
+    print()
+    rows = [
+        [
+            endpoint.label,
+            f"{len(times)}",
+            f"{percentile(times, 50) * 1000:.1f}",
+            f"{percentile(times, 95) * 1000:.1f}",
+            f"{percentile(times, 99) * 1000:.1f}",
+            f"{size / 1024:.0f}",
+            f"<= {endpoint.target_ms:.0f}" if endpoint.target_ms else "-",
+        ]
+        for endpoint, times, size in figures
+    ]
+    print_table(
+        ["endpoint", "requests", "p50 ms", "p95 ms", "p99 ms", "KiB", "target p95 ms"], rows
+    )
+    print()
+    print(f"peers on a similar machine: {PEERS}")
+    print("X cycles through the languages of the dataset; history series are picked at random.")
+    print()
+    print("commands run:")
+    print("  .venv/bin/python bench/read_speed.py" + (" --regenerate" if args.regenerate else ""))
+    for command in service.commands:
+        print(f"  {command}")
+
+
+if __name__ == "__main__":
+    main()
