@@ -2,8 +2,7 @@
 
 import uuid
 
-from sqlalchemy import BigInteger, func, literal_column, select, type_coerce
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import literal_column, select
 from sqlalchemy.orm import Session
 
 from benchboard.compare.pairing import Candidate, pair_modes
@@ -25,6 +24,7 @@ from benchboard.series.filters import SeriesFilter
 from benchboard.series.schemas import SeriesValue
 from benchboard.series.service import (
     latest_result,
+    series_id_table,
     series_identity,
     series_value,
     series_with_hardware,
@@ -70,8 +70,7 @@ def _candidate(series: Series, hardware: str) -> Candidate:
 
 
 def _latest_values(session: Session, series_ids: list[int]) -> dict[int, SeriesValue]:
-    id_array = type_coerce(series_ids, ARRAY(BigInteger))
-    ids = func.unnest(id_array).table_valued("id").render_derived("ids")
+    ids = series_id_table(series_ids)
     latest = latest_result(ids.c.id)
     rows = session.execute(select(ids.c.id, *latest.c).join(latest, literal_column("true")))
     return {row.id: value for row in rows if (value := series_value(row)) is not None}

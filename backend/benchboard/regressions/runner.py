@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import literal_column, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard.models import Regression, RegressionEvent, Result, Series
@@ -22,6 +22,7 @@ from benchboard.regressions.detect import (
     detect_changes,
     reconcile_changes,
 )
+from benchboard.series.service import series_id_table
 from benchboard.units import unit_info
 
 logger = logging.getLogger(__name__)
@@ -53,32 +54,34 @@ def detect_for_series(session: Session, series_ids: Sequence[int]) -> list[int]:
 
 
 def _histories(session: Session, series_ids: list[int]) -> dict[int, list[Any]]:
-    """The newest HISTORY_WINDOW results of each series, oldest first."""
-    newest_first = func.row_number().over(
-        partition_by=Result.series_id, order_by=(Result.started_at.desc(), Result.id.desc())
-    )
+    """The newest HISTORY_WINDOW results of each series, oldest first.
+
+    One LATERAL index scan per series (LIMIT on the series' own index), so the cost
+    follows the window, not the length of the whole history.
+    """
+    ids = series_id_table(series_ids)
     recent = (
         select(
-            Result.series_id,
             Result.run_id,
             Result.started_at,
             Result.value_base,
             Result.unit,
             Result.samples,
             Result.stats,
-            newest_first.label("age"),
         )
-        .where(Result.series_id.in_(series_ids))
-        .subquery()
+        .where(Result.series_id == ids.c.id)
+        .order_by(Result.started_at.desc(), Result.id.desc())
+        .limit(HISTORY_WINDOW)
+        .lateral("recent")
     )
     rows = session.execute(
-        select(recent)
-        .where(recent.c.age <= HISTORY_WINDOW)
-        .order_by(recent.c.series_id, recent.c.age.desc())
+        select(ids.c.id.label("series_id"), *recent.c).join(recent, literal_column("true"))
     )
     histories: dict[int, list[Any]] = defaultdict(list)
     for row in rows:
         histories[row.series_id].append(row)
+    for history in histories.values():
+        history.reverse()  # newest first from the index; detection wants oldest first
     return histories
 
 

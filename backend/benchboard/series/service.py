@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from sqlalchemy import Row, Select, func, literal_column, select
+from sqlalchemy import BigInteger, Row, Select, func, literal_column, select, type_coerce
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.errors import NotFound
@@ -40,6 +41,12 @@ def get_facets(session: Session, series_filter: SeriesFilter) -> Facets:
         rows = session.execute(series_filter.without(dimension).apply(query)).all()
         dimensions[dimension] = [FacetValue(value=row.value, count=row.count) for row in rows]
     return Facets(dimensions=dimensions)
+
+
+def series_id_table(series_ids: list[int]) -> Any:
+    """`unnest(:ids) AS ids(id)`: a table of ids to drive one LATERAL lookup per series."""
+    id_array = type_coerce(series_ids, ARRAY(BigInteger))
+    return func.unnest(id_array).table_valued("id").render_derived("ids")
 
 
 def latest_result(series_id: Any) -> Any:
