@@ -138,7 +138,8 @@ class Result(Base):
             "ix_result_series_started_at",
             "series_id",
             "started_at",
-            postgresql_include=["value_base", "value", "run_id"],
+            # Covering: a history read is an index-only scan, no table page per point.
+            postgresql_include=["value_base", "value", "run_id", "unit", "stats"],
         ),
     )
 

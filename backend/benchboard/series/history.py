@@ -35,7 +35,7 @@ def get_series_history(
                 Result.stats,
             )
             .where(*in_range)
-            .order_by(Result.started_at, Result.id)
+            .order_by(Result.started_at, Result.run_id)
         ).all()
         points = [HistoryPoint(**row._asdict()) for row in rows]
         return SeriesHistory(series=identity, points=points, downsampled=False, total_points=total)
