@@ -1,50 +1,50 @@
-"""One series' values in time order, downsampled in SQL when there are too many."""
+"""One series' values in time order, downsampled in SQL when there are too many.
+
+PostgreSQL writes the points' JSON itself (json_agg): building 2,000 point objects in
+Python cost ~15 ms a request against ~1 ms for the index-only scan. The document is
+still the SeriesHistory schema; the tests validate responses against that model.
+"""
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+import orjson
+from sqlalchemy import ColumnElement, Text, func, literal, null, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
 from benchboard.models import Result
-from benchboard.series.schemas import HistoryPoint, SeriesHistory
 from benchboard.series.service import get_series_identity
 from benchboard.units import unit_info
 
 
-def get_series_history(
+def get_series_history_json(
     session: Session,
     series_id: int,
     *,
     since: datetime | None,
     until: datetime | None,
     max_points: int,
-) -> SeriesHistory:
+) -> bytes:
+    """A SeriesHistory document as JSON bytes."""
     identity = get_series_identity(session, series_id)
     in_range = _in_range(series_id, since, until)
     total = session.scalar(select(func.count()).select_from(Result).where(*in_range)) or 0
-    if total <= max_points:
-        rows = session.execute(
-            select(
-                Result.run_id,
-                Result.started_at,
-                Result.value,
-                Result.unit,
-                Result.value_base,
-                Result.stats,
-            )
-            .where(*in_range)
-            .order_by(Result.started_at, Result.run_id)
-        ).all()
-        points = [HistoryPoint(**row._asdict()) for row in rows]
-        return SeriesHistory(series=identity, points=points, downsampled=False, total_points=total)
-    factor = unit_info(identity.unit).factor
-    points = [
-        HistoryPoint(**row._asdict(), value=row.value_base / factor, unit=identity.unit, stats=None)
-        for row in session.execute(_bucket_query(in_range, max_points))
-    ]
-    return SeriesHistory(series=identity, points=points, downsampled=True, total_points=total)
+    downsampled = total > max_points
+    if downsampled:
+        factor = unit_info(identity.unit).factor
+        points = _bucket_query(in_range, max_points, factor=factor, unit=identity.unit)
+    else:
+        points = _point_query(in_range)
+    points_json: str = session.scalar(_as_json_array(points)) or "[]"
+    head = orjson.dumps(
+        {
+            "series": identity.model_dump(mode="json"),
+            "downsampled": downsampled,
+            "total_points": total,
+        }
+    )
+    return head[:-1] + b',"points":' + points_json.encode() + b"}"
 
 
 def _in_range(
@@ -58,7 +58,34 @@ def _in_range(
     return conditions
 
 
-def _bucket_query(in_range: list[ColumnElement[bool]], buckets: int) -> Any:
+def _as_json_array(points: Any) -> Any:
+    """The rows as one JSON array, in time order."""
+    ordered = aggregate_order_by(points.table_valued(), points.c.started_at, points.c.run_id)
+    return select(func.json_agg(ordered).cast(Text))
+
+
+def _point_query(in_range: list[ColumnElement[bool]]) -> Any:
+    """Every point as stored: served by the covering index alone."""
+    return (
+        select(
+            Result.run_id,
+            Result.started_at,
+            Result.value,
+            Result.unit,
+            Result.value_base,
+            Result.stats,
+            literal(1).label("count"),
+            null().label("min_base"),
+            null().label("max_base"),
+        )
+        .where(*in_range)
+        .subquery()
+    )
+
+
+def _bucket_query(
+    in_range: list[ColumnElement[bool]], buckets: int, *, factor: float, unit: str
+) -> Any:
     """Equal-width time buckets, each with its mean, extremes and newest run.
 
     So a 100,000-point history draws as `buckets` points with its spread as a band.
@@ -77,15 +104,19 @@ def _bucket_query(in_range: list[ColumnElement[bool]], buckets: int) -> Any:
     newest_run = func.array_agg(
         aggregate_order_by(bucketed.c.run_id, bucketed.c.started_at.desc())
     )[1]
+    mean = func.avg(bucketed.c.value_base)
     return (
         select(
             newest_run.label("run_id"),
             func.to_timestamp(func.avg(bucketed.c.epoch)).label("started_at"),
-            func.avg(bucketed.c.value_base).label("value_base"),
+            (mean / factor).label("value"),
+            literal(unit).label("unit"),
+            mean.label("value_base"),
+            null().label("stats"),
+            func.count().label("count"),
             func.min(bucketed.c.value_base).label("min_base"),
             func.max(bucketed.c.value_base).label("max_base"),
-            func.count().label("count"),
         )
         .group_by(bucketed.c.bucket)
-        .order_by(bucketed.c.bucket)
+        .subquery()
     )

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
@@ -31,15 +31,20 @@ def list_series(
     return service.list_series(session, series_filter, limit=limit, cursor=cursor)
 
 
-@router.get("/series/{series_id}/history", responses={404: {"model": ErrorOut}})
+@router.get(
+    "/series/{series_id}/history",
+    response_model=SeriesHistory,
+    responses={404: {"model": ErrorOut}},
+)
 def get_series_history(
     series_id: int,
     session: SessionDep,
     since: datetime | None = None,
     until: datetime | None = None,
     max_points: Annotated[int, Query(ge=10, le=20_000)] = 2000,
-) -> SeriesHistory:
+) -> Response:
     """The series' values in time order; above max_points, time buckets (downsampled)."""
-    return history.get_series_history(
+    body = history.get_series_history_json(
         session, series_id, since=since, until=until, max_points=max_points
     )
+    return Response(body, media_type="application/json")

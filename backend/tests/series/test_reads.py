@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from benchboard.series.schemas import SeriesHistory
 from tests.builders import result, run
 from tests.seeded import seeded  # noqa: F401  (fixture)
 
@@ -130,9 +131,11 @@ def test_history_is_in_time_order_and_downsamples(client: TestClient, auth: dict
         assert response.status_code == 201, response.text
     (series,) = get(client, "/api/v1/series")["items"]
     full = get(client, f"/api/v1/series/{series['id']}/history")
+    SeriesHistory.model_validate(full)  # PostgreSQL writes the points: same schema
     assert [p["value"] for p in full["points"]] == [float(d) for d in range(1, 31)]
     assert full["downsampled"] is False
     small = get(client, f"/api/v1/series/{series['id']}/history", max_points=10)
+    SeriesHistory.model_validate(small)
     assert small["downsampled"] is True
     assert small["total_points"] == 30
     assert len(small["points"]) == 10
