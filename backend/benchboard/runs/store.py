@@ -167,21 +167,34 @@ def _resolve_series(
     conn: psycopg.Connection[Any], suite: str, hardware_id: int, rows: list[_SeriesRow]
 ) -> list[int]:
     """Series ids in the order of `rows`, creating the series that are new."""
-    fingerprints = [row.fingerprint for row in rows]
-    known = _known_series(conn, fingerprints)
+    known = _suite_series(conn, suite, hardware_id)
     missing = sorted(
         (row for row in rows if row.fingerprint not in known), key=lambda row: row.fingerprint
     )  # one lock order against deadlocks
     if missing:
-        _insert_series(conn, suite, hardware_id, missing)
-        known.update(_known_series(conn, [row.fingerprint for row in missing]))
+        known.update(_insert_series(conn, suite, hardware_id, missing))
+        # Series a concurrent upload created first: ON CONFLICT skipped them.
+        raced = [row.fingerprint for row in missing if row.fingerprint not in known]
+        if raced:
+            known.update(_series_by_fingerprint(conn, raced))
     _check_units_match(rows, known)
     return [known[row.fingerprint][0] for row in rows]
 
 
-def _known_series(
-    conn: psycopg.Connection[Any], fingerprints: list[bytes]
-) -> dict[bytes, tuple[int, str]]:
+_Known = dict[bytes, tuple[int, str]]
+
+
+def _suite_series(conn: psycopg.Connection[Any], suite: str, hardware_id: int) -> _Known:
+    """Every series of the suite on this machine: a superset of the run's, since both are
+    part of each series' identity; one scan is far cheaper than 100,000 key lookups."""
+    cursor = conn.execute(
+        "SELECT fingerprint, id, base_unit FROM series WHERE suite = %s AND hardware_id = %s",
+        (suite, hardware_id),
+    )
+    return {bytes(fp): (series_id, base_unit) for fp, series_id, base_unit in cursor}
+
+
+def _series_by_fingerprint(conn: psycopg.Connection[Any], fingerprints: list[bytes]) -> _Known:
     cursor = conn.execute(
         "SELECT fingerprint, id, base_unit FROM series WHERE fingerprint = ANY(%s)",
         (fingerprints,),
@@ -191,14 +204,14 @@ def _known_series(
 
 def _insert_series(
     conn: psycopg.Connection[Any], suite: str, hardware_id: int, rows: list[_SeriesRow]
-) -> None:
-    conn.execute(
+) -> _Known:
+    cursor = conn.execute(
         "INSERT INTO series (fingerprint, suite, benchmark, params, language, implementation,"
         " mode, variant, hardware_id, metric, unit, base_unit, direction)"
         " SELECT f, %s, b, p, l, i, m, v, %s, me, u, bu, d FROM unnest("
         " %s::bytea[], %s::text[], %s::jsonb[], %s::text[], %s::text[], %s::text[], %s::text[],"
         " %s::text[], %s::text[], %s::text[], %s::text[]) AS t(f, b, p, l, i, m, v, me, u, bu, d)"
-        " ON CONFLICT (fingerprint) DO NOTHING",
+        " ON CONFLICT (fingerprint) DO NOTHING RETURNING fingerprint, id, base_unit",
         (
             suite,
             hardware_id,
@@ -215,6 +228,7 @@ def _insert_series(
             [row.direction for row in rows],
         ),
     )
+    return {bytes(fp): (series_id, base_unit) for fp, series_id, base_unit in cursor}
 
 
 def _check_units_match(rows: list[_SeriesRow], known: dict[bytes, tuple[int, str]]) -> None:
