@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import psycopg
+
 from benchboard.config import Settings
 from benchboard.database_server import libpq_url, resolve_database_url
 
