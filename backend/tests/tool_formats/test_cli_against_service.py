@@ -61,52 +61,32 @@ def test_cli_upload_reads_back(live_service: tuple[str, str], tmp_path: Path) ->
         FIXTURES / "fio" / "fio_sync_randread.json",
         FIXTURES / "fio" / "fio_posixaio_randread.json",
     ]
-    exit_code = ingest_cli(
-        [
-            "upload",
-            *map(str, files),
-            "--suite",
-            SUITE,
-            "--hardware-name",
-            "cli-machine",
-            "--run-id",
-            run_id,
-            "--url",
-            url,
-            "--token",
-            token,
-            "--tag",
-            "ci=local",
-            "--started-at",
-            "2025-03-20T12:00:00+00:00",
-        ]
-    )
+    argv = [
+        "upload",
+        *map(str, files),
+        "--suite",
+        SUITE,
+        "--hardware-name",
+        "cli-machine",
+        "--run-id",
+        run_id,
+        "--url",
+        url,
+        "--token",
+        token,
+        "--tag",
+        "ci=local",
+        "--started-at",
+        "2025-03-20T12:00:00+00:00",
+    ]
+    exit_code = ingest_cli(argv)
     assert exit_code == 0
     run = httpx.get(f"{url}/api/v1/runs/{run_id}").json()
     assert run["tags"]["ci"] == "local"
     iops = {r["mode"]: r["value"] for r in run["results"] if r["metric"] == "iops"}
     assert iops == {"sync": pytest.approx(20907.697434), "async": pytest.approx(16713.002993)}
     # The same command again (as a retry would) is an idempotent repeat, not a new run.
-    again = ingest_cli(
-        [
-            "upload",
-            *map(str, files),
-            "--suite",
-            SUITE,
-            "--hardware-name",
-            "cli-machine",
-            "--run-id",
-            run_id,
-            "--url",
-            url,
-            "--token",
-            token,
-            "--tag",
-            "ci=local",
-            "--started-at",
-            "2025-03-20T12:00:00+00:00",
-        ]
-    )
+    again = ingest_cli(argv)
     assert again == 0
     listed = httpx.get(f"{url}/api/v1/runs", params={"suite": SUITE}).json()["items"]
     assert [r["id"] for r in listed] == [run_id]
