@@ -1,6 +1,14 @@
 /** Readable names for the parts of a series identity. */
 
+import type { SeriesIdentity } from "../api/types";
+
 export type Params = Record<string, unknown>;
+
+/** What a chart needs of a series: the service's identity, keyed by any id the chart uses. */
+export type ChartSeriesIdentity = Omit<SeriesIdentity, "id" | "unit" | "params"> & {
+  id: number | string;
+  params: Params;
+};
 
 /** "writes=10000, payload_bytes=13" in the order the keys were given; "" for none. */
 export function formatParams(params: Params | null | undefined): string {

@@ -1,6 +1,6 @@
 /** Pivots the latest value of each series into grouped bar charts, one per metric and unit dimension. */
 import { languageColor, modeColor } from "../../../lib/colors";
-import { implementationLabel, type Params, workloadLabel } from "../../../lib/identity";
+import { type ChartSeriesIdentity, implementationLabel, workloadLabel } from "../../../lib/identity";
 import { type Scale, scaleFor, toBase } from "../../../lib/units";
 
 export interface LatestValue {
@@ -12,21 +12,7 @@ export interface LatestValue {
   stats?: { min?: number | null; max?: number | null } | null;
 }
 
-export interface SeriesLike {
-  id: number | string;
-  suite: string;
-  benchmark: string;
-  params: Params;
-  language: string;
-  implementation?: string | null;
-  mode?: string | null;
-  variant?: string | null;
-  hardware: string;
-  metric: string;
-  base_unit: string;
-  direction: string;
-  latest: LatestValue | null;
-}
+export type SeriesLike = ChartSeriesIdentity & { latest: LatestValue | null };
 
 type Measured = SeriesLike & { latest: LatestValue };
 

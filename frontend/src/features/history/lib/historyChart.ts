@@ -1,6 +1,6 @@
 /** Shapes series histories into time charts: one per unit dimension, a line per series. */
 import { languageColor } from "../../../lib/colors";
-import { implementationLabel, type Params, workloadLabel } from "../../../lib/identity";
+import { type ChartSeriesIdentity, implementationLabel, workloadLabel } from "../../../lib/identity";
 import { type Scale, scaleFor, toBase } from "../../../lib/units";
 
 export interface PointLike {
@@ -15,20 +15,7 @@ export interface PointLike {
   max_base?: number | null;
 }
 
-export interface HistorySeriesLike {
-  id: number | string;
-  suite: string;
-  benchmark: string;
-  params: Params;
-  language: string;
-  implementation?: string | null;
-  mode?: string | null;
-  variant?: string | null;
-  hardware: string;
-  metric: string;
-  base_unit: string;
-  direction: string;
-}
+export type HistorySeriesLike = ChartSeriesIdentity;
 
 export interface HistoryLike {
   series: HistorySeriesLike;
