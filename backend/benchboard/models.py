@@ -93,7 +93,7 @@ class Run(Base):
     result_count: Mapped[int] = mapped_column(Integer)
     # The upload exactly as sent (for download) and the hash of its canonical form
     # (for the idempotent-repeat check).
-    upload_body: Mapped[bytes] = mapped_column(LargeBinary)
+    upload_body: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # MBs: load on ask
     upload_sha256: Mapped[bytes] = mapped_column(LargeBinary)
     uploaded_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()

@@ -5,7 +5,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchboard.runs.schemas import RunSummary
-from benchboard.series.schemas import SeriesValue
+from benchboard.series.schemas import ResultIdentity, SeriesValue
 from benchboard.units import Direction
 
 
@@ -50,19 +50,6 @@ class RunSide(BaseModel):
 
 
 Verdict = Literal["better", "worse", "noise"]
-
-
-class ResultIdentity(BaseModel):
-    suite: str
-    benchmark: str
-    params: dict[str, Any]
-    language: str
-    implementation: str | None
-    mode: str | None
-    variant: str | None
-    metric: str
-    base_unit: str
-    direction: Direction
 
 
 class MatchedResult(ResultIdentity):

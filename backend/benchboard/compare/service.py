@@ -11,7 +11,6 @@ from benchboard.compare.schemas import (
     ModeComparison,
     ModePair,
     ModeSide,
-    ResultIdentity,
     RunComparison,
     RunSide,
     UnmatchedResult,
@@ -21,7 +20,7 @@ from benchboard.compare.significance import summarize, welch_p_value
 from benchboard.models import Hardware, Result, Series
 from benchboard.runs.service import get_run_summary
 from benchboard.series.filters import SeriesFilter
-from benchboard.series.schemas import SeriesValue
+from benchboard.series.schemas import ResultIdentity, SeriesValue
 from benchboard.series.service import (
     latest_result,
     series_id_table,
@@ -147,18 +146,7 @@ def _results_by_identity(session: Session, run_id: uuid.UUID) -> dict[str, _Side
     ).all()
     sides: dict[str, _Side] = {}
     for result, series, hardware_name in rows:
-        identity = ResultIdentity(
-            suite=series.suite,
-            benchmark=series.benchmark,
-            params=series.params,
-            language=series.language,
-            implementation=series.implementation,
-            mode=series.mode,
-            variant=series.variant,
-            metric=series.metric,
-            base_unit=series.base_unit,
-            direction=series.direction,
-        )
+        identity = ResultIdentity.model_validate(series)
         side = RunSide(
             result_id=result.id,
             hardware=hardware_name,

@@ -20,6 +20,7 @@ from pydantic import (
     model_validator,
 )
 
+from benchboard.series.schemas import ResultIdentity
 from benchboard.units import Direction
 
 MAX_RESULTS = 100_000
@@ -193,19 +194,10 @@ class HardwareOut(BaseModel):
     info: dict[str, Any]
 
 
-class ResultOut(BaseModel):
+class ResultOut(ResultIdentity):
     id: int
     series_id: int
-    benchmark: str
-    params: dict[str, Any]
-    language: str
-    implementation: str | None
-    mode: str | None
-    variant: str | None
-    metric: str
     unit: str
-    base_unit: str
-    direction: Direction
     value: float
     value_base: float
     stats: dict[str, float] | None

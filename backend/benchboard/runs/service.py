@@ -20,6 +20,7 @@ from benchboard.runs.schemas import (
     SuiteList,
     SuiteOut,
 )
+from benchboard.series.schemas import ResultIdentity
 
 MIN_TITLE = 12
 
@@ -105,18 +106,10 @@ def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
 
 def _result_out(result: Result, series: Series, sample_count: int) -> ResultOut:
     return ResultOut(
+        **ResultIdentity.model_validate(series).model_dump(),
         id=result.id,
         series_id=series.id,
-        benchmark=series.benchmark,
-        params=series.params,
-        language=series.language,
-        implementation=series.implementation,
-        mode=series.mode,
-        variant=series.variant,
-        metric=series.metric,
         unit=result.unit,
-        base_unit=series.base_unit,
-        direction=series.direction,
         value=result.value,
         value_base=result.value_base,
         stats=result.stats,

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from benchboard.units import Direction
 
@@ -29,8 +29,11 @@ class SeriesValue(BaseModel):
     stats: dict[str, float] | None
 
 
-class SeriesIdentity(BaseModel):
-    id: int
+class ResultIdentity(BaseModel):
+    """What makes results of different runs one series, the machine apart."""
+
+    model_config = ConfigDict(from_attributes=True)
+
     suite: str
     benchmark: str
     params: dict[str, Any]
@@ -38,11 +41,15 @@ class SeriesIdentity(BaseModel):
     implementation: str | None
     mode: str | None
     variant: str | None
-    hardware: str
     metric: str
-    unit: str
     base_unit: str
     direction: Direction
+
+
+class SeriesIdentity(ResultIdentity):
+    id: int
+    hardware: str
+    unit: str
 
 
 class SeriesOut(SeriesIdentity):

@@ -13,6 +13,7 @@ from benchboard.series.filters import DIMENSIONS, SeriesFilter, dimension_column
 from benchboard.series.schemas import (
     Facets,
     FacetValue,
+    ResultIdentity,
     SeriesIdentity,
     SeriesOut,
     SeriesPage,
@@ -90,19 +91,10 @@ def list_series(
 
 def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:
     return SeriesIdentity(
+        **ResultIdentity.model_validate(series).model_dump(),
         id=series.id,
-        suite=series.suite,
-        benchmark=series.benchmark,
-        params=series.params,
-        language=series.language,
-        implementation=series.implementation,
-        mode=series.mode,
-        variant=series.variant,
         hardware=hardware_name,
-        metric=series.metric,
         unit=series.unit,
-        base_unit=series.base_unit,
-        direction=series.direction,
     )
 
 

@@ -781,6 +781,8 @@ export interface components {
             stats: {
                 [key: string]: number;
             } | null;
+            /** Suite */
+            suite: string;
             /** Unit */
             unit: string;
             /** Value */
