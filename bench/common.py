@@ -278,3 +278,17 @@ def machine_summary() -> str:
     cores = os.cpu_count() or 0
     memory_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3
     return f"{cores} cores, {memory_gib:.0f} GiB RAM, Python {sys.version.split()[0]}"
+
+
+# The synthetic datasets' vocabulary: a language and a typical implementation for it.
+LANGUAGES = ("dart", "go", "rust", "python", "csharp", "java", "javascript", "c")
+IMPLEMENTATIONS = {
+    "dart": "dart:io",
+    "go": "net/http",
+    "rust": "tokio",
+    "python": "asyncio",
+    "csharp": "dotnet",
+    "java": "nio",
+    "javascript": "node",
+    "c": "posixaio",
+}

@@ -31,6 +31,8 @@ import httpx
 import orjson
 import psycopg
 from common import (
+    IMPLEMENTATIONS,
+    LANGUAGES,
     BenchService,
     exit_cleanly_on_sigterm,
     machine_summary,
@@ -53,17 +55,6 @@ STATS_SHARE = 0.1
 TARGET_RATIO = 0.4
 SMALL_BUDGET_S = 150.0
 
-LANGUAGES = ("dart", "go", "rust", "python", "csharp", "java", "javascript", "c")
-IMPLEMENTATIONS = {
-    "dart": "dart:io",
-    "go": "net/http",
-    "rust": "tokio",
-    "python": "asyncio",
-    "csharp": "dotnet",
-    "java": "nio",
-    "javascript": "node",
-    "c": "posixaio",
-}
 METRICS = (("time_per_op", "us"), ("throughput", "ops/s"))
 BENCHMARKS = 50
 PEERS = "Bencher 2,708 results/s; Conbench 44 results/s; Codespeed 15-26 results/s"

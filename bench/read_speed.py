@@ -28,6 +28,8 @@ import httpx
 import orjson
 import psycopg
 from common import (
+    IMPLEMENTATIONS,
+    LANGUAGES,
     BenchService,
     exit_cleanly_on_sigterm,
     machine_summary,
@@ -39,17 +41,6 @@ from psycopg.types.json import Jsonb, set_json_dumps
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard.units import unit_info
 
-LANGUAGES = ("dart", "go", "rust", "python", "csharp", "java", "javascript", "c")
-IMPLEMENTATIONS = {
-    "dart": "dart:io",
-    "go": "net/http",
-    "rust": "tokio",
-    "python": "asyncio",
-    "csharp": "dotnet",
-    "java": "nio",
-    "javascript": "node",
-    "c": "posixaio",
-}
 SUITES = (
     "sync-vs-async-io",
     "rest-servers",
