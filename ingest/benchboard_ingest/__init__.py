@@ -24,12 +24,20 @@ from .formats import FORMATS, run_parser
 from .model import ParseContext, Result
 from .overrides import apply_overrides
 
-__all__ = ["FORMATS", "ParseContext", "ParseError", "Result", "apply_overrides",
-           "detect_format", "parse_file_content"]
+__all__ = [
+    "FORMATS",
+    "ParseContext",
+    "ParseError",
+    "Result",
+    "apply_overrides",
+    "detect_format",
+    "parse_file_content",
+]
 
 
-def parse_file_content(raw: str, *, format: str | None, context: ParseContext,
-                       filename: str = "<body>") -> list[dict[str, Any]]:
+def parse_file_content(
+    raw: str, *, format: str | None, context: ParseContext, filename: str = "<body>"
+) -> list[dict[str, Any]]:
     """Parse one file's text into contract v1 result dicts.
 
     `format` is one of ``FORMATS`` or None to detect it. The file name is used
@@ -43,4 +51,3 @@ def parse_file_content(raw: str, *, format: str | None, context: ParseContext,
     if not results:
         raise ParseError(filename, "end of input", f"at least one {name} result")
     return [dict(result) for result in results]
-

@@ -61,12 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--benchmark", help="names the benchmark (prefix when a file has many)")
     common.add_argument("--param", action="append", default=[], metavar="K=V")
     common.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser = argparse.ArgumentParser(prog="benchboard-ingest", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="benchboard-ingest",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("parse", parents=[common], help="print results as a JSON array")
-    _add_upload_arguments(commands.add_parser("upload", parents=[common],
-                                              help="send all files as one run"))
+    _add_upload_arguments(
+        commands.add_parser("upload", parents=[common], help="send all files as one run")
+    )
     return parser
 
 
@@ -74,8 +78,13 @@ def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
     upload.add_argument("--suite", required=True)
     upload.add_argument("--name", help="human label of the run")
     upload.add_argument("--tag", action="append", default=[], metavar="K=V")
-    upload.add_argument("--env", action="append", default=[], metavar="K=V",
-                        help="environment entry, e.g. dart=3.3.0")
+    upload.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="environment entry, e.g. dart=3.3.0",
+    )
     upload.add_argument("--run-id", help="UUID; default a new one")
     upload.add_argument("--started-at", help="RFC 3339 with offset; default now (UTC)")
     upload.add_argument("--source-url")
@@ -108,28 +117,39 @@ def _upload_command(args: argparse.Namespace) -> int:
     results = _parse_files(args)
     unknown = sorted({r["benchmark"] for r in results if r["language"] == UNKNOWN_LANGUAGE})
     if unknown:
-        raise UsageError(f"the output does not say which language was measured for "
-                         f"{', '.join(unknown)}; pass --language")
+        raise UsageError(
+            f"the output does not say which language was measured for "
+            f"{', '.join(unknown)}; pass --language"
+        )
     _warn_duplicates(args, results)
     run = build_run(results, _run_options(args))
     if args.dry_run:
         json.dump(run, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return EXIT_OK
-    response = upload_run(run, url=args.url, token=args.token, retries=args.retries,
-                          on_retry=lambda n, why: _progress(args, f"retry {n}: {why}"))
+    response = upload_run(
+        run,
+        url=args.url,
+        token=args.token,
+        retries=args.retries,
+        on_retry=lambda n, why: _progress(args, f"retry {n}: {why}"),
+    )
     print(json.dumps({"status": response.status, "id": run["id"], **response.body}))
     return EXIT_OK
 
 
 def _parse_files(args: argparse.Namespace) -> list[dict[str, Any]]:
-    context = ParseContext(language=args.language, implementation=args.implementation,
-                           mode=args.mode, variant=args.variant, benchmark=args.benchmark)
+    context = ParseContext(
+        language=args.language,
+        implementation=args.implementation,
+        mode=args.mode,
+        variant=args.variant,
+        benchmark=args.benchmark,
+    )
     params = _pairs(args.param, "--param", typed=True)
     results: list[dict[str, Any]] = []
     for index, path in enumerate(args.files, start=1):
-        parsed = parse_file_content(_read(path), format=args.format, context=context,
-                                    filename=path)
+        parsed = parse_file_content(_read(path), format=args.format, context=context, filename=path)
         results.extend(apply_overrides(parsed, context, params=params))
         if len(args.files) > 1:
             _progress(args, f"[{index}/{len(args.files)}] {path}: {len(parsed)} results")
@@ -140,12 +160,27 @@ def _warn_duplicates(args: argparse.Namespace, results: list[dict[str, Any]]) ->
     """Two results of one series in one run usually mean files that need --variant."""
     seen: set[str] = set()
     for result in results:
-        identity = json.dumps([result.get(k) for k in (
-            "benchmark", "params", "language", "implementation", "mode", "variant", "metric")],
-            sort_keys=True)
+        identity = json.dumps(
+            [
+                result.get(k)
+                for k in (
+                    "benchmark",
+                    "params",
+                    "language",
+                    "implementation",
+                    "mode",
+                    "variant",
+                    "metric",
+                )
+            ],
+            sort_keys=True,
+        )
         if identity in seen:
-            _progress(args, f"warning: several results for {result['benchmark']} "
-                            f"{result['metric']}; upload such files separately or with --variant")
+            _progress(
+                args,
+                f"warning: several results for {result['benchmark']} "
+                f"{result['metric']}; upload such files separately or with --variant",
+            )
             return
         seen.add(identity)
 
@@ -194,15 +229,28 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         except ValueError:
             raise UsageError(f"--run-id must be a UUID: {args.run_id!r}") from None
     return RunOptions(
-        suite=args.suite, hardware=_hardware(args), git=_git(args), run_id=args.run_id,
-        name=args.name, started_at=args.started_at, source_url=args.source_url,
-        tags=_pairs(args.tag, "--tag"), environment=_pairs(args.env, "--env"))
+        suite=args.suite,
+        hardware=_hardware(args),
+        git=_git(args),
+        run_id=args.run_id,
+        name=args.name,
+        started_at=args.started_at,
+        source_url=args.source_url,
+        tags=_pairs(args.tag, "--tag"),
+        environment=_pairs(args.env, "--env"),
+    )
 
 
 def _hardware(args: argparse.Namespace) -> dict[str, Any]:
     hardware: dict[str, Any] = capture_hardware()
-    flags = {"name": args.hardware_name, "cpu": args.cpu, "cores": args.cores,
-             "memory_gb": args.memory_gb, "storage": args.storage, "os": args.os}
+    flags = {
+        "name": args.hardware_name,
+        "cpu": args.cpu,
+        "cores": args.cores,
+        "memory_gb": args.memory_gb,
+        "storage": args.storage,
+        "os": args.os,
+    }
     hardware.update({key: value for key, value in flags.items() if value is not None})
     return hardware
 

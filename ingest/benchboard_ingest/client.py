@@ -40,10 +40,17 @@ class UploadResponse:
     body: dict[str, Any]
 
 
-def upload_run(run: dict[str, Any], *, url: str, token: str | None, retries: int = 4,
-               backoff_s: float = 0.5, timeout_s: float = 30.0,
-               sleep: Callable[[float], None] = time.sleep,
-               on_retry: Callable[[int, str], None] | None = None) -> UploadResponse:
+def upload_run(
+    run: dict[str, Any],
+    *,
+    url: str,
+    token: str | None,
+    retries: int = 4,
+    backoff_s: float = 0.5,
+    timeout_s: float = 30.0,
+    sleep: Callable[[float], None] = time.sleep,
+    on_retry: Callable[[int, str], None] | None = None,
+) -> UploadResponse:
     """POST `run` to `{url}/api/v1/runs`; retry connection errors and 5xx.
 
     Waits `backoff_s`, then twice as long each time, for up to `retries` retries.
@@ -66,8 +73,9 @@ def upload_run(run: dict[str, Any], *, url: str, token: str | None, retries: int
             problem = f"HTTP {error.code}"
         except (urllib.error.URLError, OSError) as error:
             problem = str(getattr(error, "reason", error))
-    raise ServiceUnavailable(f"{url}{RUNS_PATH} unavailable after {retries + 1} attempts: "
-                             f"{problem}")
+    raise ServiceUnavailable(
+        f"{url}{RUNS_PATH} unavailable after {retries + 1} attempts: {problem}"
+    )
 
 
 def _request(run: dict[str, Any], *, url: str, token: str | None) -> urllib.request.Request:
@@ -78,8 +86,9 @@ def _request(run: dict[str, Any], *, url: str, token: str | None) -> urllib.requ
         headers["Authorization"] = f"Bearer {token}"
     body = json.dumps(run).encode("utf-8")
     endpoint = url.rstrip("/") + RUNS_PATH  # scheme checked above: http(s) only
-    return urllib.request.Request(endpoint, data=body, headers=headers,  # noqa: S310
-                                  method="POST")
+    return urllib.request.Request(  # noqa: S310
+        endpoint, data=body, headers=headers, method="POST"
+    )
 
 
 def _json_body(raw: bytes) -> dict[str, Any]:

@@ -33,8 +33,12 @@ def _is_object_with(*keys: str) -> Callable[[object], bool]:
 
 
 def _first_item_has(*keys: str) -> Callable[[object], bool]:
-    return lambda doc: (isinstance(doc, list) and bool(doc) and isinstance(doc[0], dict)
-                        and all(k in doc[0] for k in keys))
+    return lambda doc: (
+        isinstance(doc, list)
+        and bool(doc)
+        and isinstance(doc[0], dict)
+        and all(k in doc[0] for k in keys)
+    )
 
 
 def _results_items_have(*keys: str) -> Callable[[object], bool]:
@@ -69,16 +73,20 @@ def detect_format(raw: str, filename: str = "<input>") -> str:
     for name, pattern in _TEXT_RULES:
         if pattern.search(raw):
             return name
-    raise ParseError(filename, "line 1", "the output of a known tool (pass --format; "
-                     "known formats are listed by --help)")
+    raise ParseError(
+        filename,
+        "line 1",
+        "the output of a known tool (pass --format; known formats are listed by --help)",
+    )
 
 
 def _detect_json(raw: str, filename: str) -> str:
     try:
         document = json.loads(raw)
     except json.JSONDecodeError as error:
-        raise ParseError(filename, f"line {error.lineno} column {error.colno}",
-                         f"valid JSON ({error.msg})") from None
+        raise ParseError(
+            filename, f"line {error.lineno} column {error.colno}", f"valid JSON ({error.msg})"
+        ) from None
     for name, matches in _JSON_RULES:
         if matches(document):
             return name

@@ -7,8 +7,9 @@ import subprocess
 
 def _git(*args: str, cwd: str | None) -> str | None:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              timeout=5, check=False)
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=5, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     output = done.stdout.strip()

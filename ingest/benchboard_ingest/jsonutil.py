@@ -68,8 +68,11 @@ class JsonNode:
 
     def as_optional_number(self) -> float | None:
         """A number, or None for the strings tools write when there is none ("NaN")."""
-        if isinstance(self.value, str) and self.value.strip().lower() in {"nan", "infinity",
-                                                                         "-infinity"}:
+        if isinstance(self.value, str) and self.value.strip().lower() in {
+            "nan",
+            "infinity",
+            "-infinity",
+        }:
             return None
         if isinstance(self.value, float) and not math.isfinite(self.value):
             return None

@@ -10,8 +10,18 @@ Direction = Literal["lower", "higher"]
 ParamValue = str | int | float | bool
 
 STAT_KEYS = (
-    "n", "min", "max", "mean", "median", "stddev",
-    "p50", "p75", "p90", "p95", "p99", "p999",
+    "n",
+    "min",
+    "max",
+    "mean",
+    "median",
+    "stddev",
+    "p50",
+    "p75",
+    "p90",
+    "p95",
+    "p99",
+    "p999",
 )
 
 
@@ -112,8 +122,9 @@ def make_result(
     return result
 
 
-def _set_optional(result: Result, key: Literal["implementation", "mode", "variant"],
-                  value: str | None) -> None:
+def _set_optional(
+    result: Result, key: Literal["implementation", "mode", "variant"], value: str | None
+) -> None:
     if value:
         result[key] = value
 
@@ -150,10 +161,22 @@ class ResultFactory:
     implementation: str | None = None
     mode: str | None = None
 
-    def __call__(self, measure: Measure, value: float, stats: Stats | None = None,
-                 samples: list[float] | None = None) -> Result:
+    def __call__(
+        self,
+        measure: Measure,
+        value: float,
+        stats: Stats | None = None,
+        samples: list[float] | None = None,
+    ) -> Result:
         return make_result(
-            self.context, benchmark=self.benchmark, measure=measure, value=value,
-            language=self.language, params=self.params, stats=stats, samples=samples,
-            mode=self.mode, implementation=self.implementation,
+            self.context,
+            benchmark=self.benchmark,
+            measure=measure,
+            value=value,
+            language=self.language,
+            params=self.params,
+            stats=stats,
+            samples=samples,
+            mode=self.mode,
+            implementation=self.implementation,
         )

@@ -9,8 +9,9 @@ from .model import ParseContext
 _FORCED = ("language", "implementation", "mode", "variant")
 
 
-def apply_overrides(results: list[dict[str, Any]], context: ParseContext,
-                    *, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def apply_overrides(
+    results: list[dict[str, Any]], context: ParseContext, *, params: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Return copies of `results` with the context's values forced onto them.
 
     `benchmark` replaces the name when all results share one benchmark; when
@@ -26,8 +27,11 @@ def apply_overrides(results: list[dict[str, Any]], context: ParseContext,
             if value:
                 copy[key] = value
         if context.benchmark:
-            copy["benchmark"] = (context.benchmark if len(names) == 1
-                                 else f"{context.benchmark}/{result['benchmark']}")
+            copy["benchmark"] = (
+                context.benchmark
+                if len(names) == 1
+                else f"{context.benchmark}/{result['benchmark']}"
+            )
         if params:
             copy["params"] = {**result.get("params", {}), **params}
         updated.append(copy)

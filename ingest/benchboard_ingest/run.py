@@ -34,7 +34,12 @@ def build_run(results: list[dict[str, Any]], options: RunOptions) -> dict[str, A
         "hardware": options.hardware,
         "results": results,
     }
-    optional = {"name": options.name, "source_url": options.source_url, "git": options.git,
-                "tags": options.tags, "environment": options.environment}
+    optional = {
+        "name": options.name,
+        "source_url": options.source_url,
+        "git": options.git,
+        "tags": options.tags,
+        "environment": options.environment,
+    }
     run.update({key: value for key, value in optional.items() if value})
     return run

@@ -36,8 +36,7 @@ class TextInput:
         return found
 
     def matches(self, pattern: re.Pattern[str]) -> list[tuple[int, re.Match[str]]]:
-        return [(n, m) for n, line in enumerate(self.lines, start=1)
-                if (m := pattern.search(line))]
+        return [(n, m) for n, line in enumerate(self.lines, start=1) if (m := pattern.search(line))]
 
     def convert(self, line: int, text: str, convert: Callable[[str], T], expected: str) -> T:
         """Apply `convert` to a piece of line `line`; failure names the line."""
@@ -46,8 +45,9 @@ class TextInput:
         except (ValueError, KeyError):
             raise ParseError(self.source, f"line {line}", expected) from None
 
-    def reject_incomplete(self, marker: re.Pattern[str], complete: re.Pattern[str],
-                          expected: str) -> None:
+    def reject_incomplete(
+        self, marker: re.Pattern[str], complete: re.Pattern[str], expected: str
+    ) -> None:
         """A line that starts a result (`marker`) but is cut short is an error, not skipped."""
         for number, line in enumerate(self.lines, start=1):
             if marker.search(line) and not complete.search(line):

@@ -11,15 +11,38 @@ from decimal import Decimal, InvalidOperation
 
 # Seconds per time unit, for every spelling tools use.
 _SECONDS = {
-    "ns": Decimal("1e-9"), "us": Decimal("1e-6"), "µs": Decimal("1e-6"), "μs": Decimal("1e-6"),
-    "ms": Decimal("1e-3"), "s": Decimal(1), "sec": Decimal(1), "m": Decimal(60),
-    "min": Decimal(60), "h": Decimal(3600),
+    "ns": Decimal("1e-9"),
+    "us": Decimal("1e-6"),
+    "µs": Decimal("1e-6"),
+    "μs": Decimal("1e-6"),
+    "ms": Decimal("1e-3"),
+    "s": Decimal(1),
+    "sec": Decimal(1),
+    "m": Decimal(60),
+    "min": Decimal(60),
+    "h": Decimal(3600),
 }
 # Contract units the spellings above map onto (minutes and hours become seconds).
-_CONTRACT_TIME = {"ns": "ns", "us": "us", "µs": "us", "μs": "us", "ms": "ms", "s": "s",
-                  "sec": "s", "m": "s", "min": "s", "h": "s"}
-_METRIC_PREFIX = {"": Decimal(1), "k": Decimal(1000), "K": Decimal(1000),
-                  "M": Decimal(10**6), "G": Decimal(10**9), "T": Decimal(10**12)}
+_CONTRACT_TIME = {
+    "ns": "ns",
+    "us": "us",
+    "µs": "us",
+    "μs": "us",
+    "ms": "ms",
+    "s": "s",
+    "sec": "s",
+    "m": "s",
+    "min": "s",
+    "h": "s",
+}
+_METRIC_PREFIX = {
+    "": Decimal(1),
+    "k": Decimal(1000),
+    "K": Decimal(1000),
+    "M": Decimal(10**6),
+    "G": Decimal(10**9),
+    "T": Decimal(10**12),
+}
 _BINARY_SIZE = {"B": "B", "KB": "KiB", "MB": "MiB", "GB": "GiB"}
 _DECIMAL_SIZE = {"B": "B", "KB": "KB", "MB": "MB", "GB": "GB"}
 _QUANTITY = re.compile(r"^\s*([-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(\S*)\s*$")

@@ -16,16 +16,24 @@ def fixture_text(relative: str) -> str:
 
 def parse_fixture(relative: str, fmt: str | None = None, **context: str) -> list[dict[str, Any]]:
     """Parse a fixture by its path under fixtures/ (also the name errors use)."""
-    return parse_file_content(fixture_text(relative), format=fmt,
-                              context=ParseContext(**context),
-                              filename=f"fixtures/{relative}")
+    return parse_file_content(
+        fixture_text(relative),
+        format=fmt,
+        context=ParseContext(**context),
+        filename=f"fixtures/{relative}",
+    )
 
 
-def pick(results: list[dict[str, Any]], metric: str, benchmark: str | None = None,
-         **params: Any) -> dict[str, Any]:
+def pick(
+    results: list[dict[str, Any]], metric: str, benchmark: str | None = None, **params: Any
+) -> dict[str, Any]:
     """The single result with this metric, benchmark and these params."""
-    found = [r for r in results if r["metric"] == metric
-             and (benchmark is None or r["benchmark"] == benchmark)
-             and all(r.get("params", {}).get(k) == v for k, v in params.items())]
+    found = [
+        r
+        for r in results
+        if r["metric"] == metric
+        and (benchmark is None or r["benchmark"] == benchmark)
+        and all(r.get("params", {}).get(k) == v for k, v in params.items())
+    ]
     assert len(found) == 1, f"{len(found)} results for {metric} {benchmark} {params}"
     return found[0]

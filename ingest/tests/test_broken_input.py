@@ -38,8 +38,9 @@ SAMPLES = {
 
 
 def _parse(fmt: str, raw: str, relative: str) -> list[dict[str, object]]:
-    return parse_file_content(raw, format=fmt, context=ParseContext(),
-                              filename=f"fixtures/{relative}")
+    return parse_file_content(
+        raw, format=fmt, context=ParseContext(), filename=f"fixtures/{relative}"
+    )
 
 
 def test_every_format_has_a_sample() -> None:
@@ -70,7 +71,8 @@ def test_corrupted_input_is_a_parse_error(fmt: str) -> None:
 
 def test_wrong_type_names_the_json_key() -> None:
     raw = fixture_text("fio/fio_sync_randread.json").replace(
-        '"iops" : 20907.697434', '"iops" : "fast"')
+        '"iops" : 20907.697434', '"iops" : "fast"'
+    )
     with pytest.raises(ParseError) as caught:
         _parse("fio", raw, "fio/fio_sync_randread.json")
     assert caught.value.location == "$.jobs[0].read.iops"

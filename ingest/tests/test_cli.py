@@ -27,8 +27,9 @@ def test_parse_prints_a_json_array(capsys: pytest.CaptureFixture[str]) -> None:
     assert {r["metric"] for r in results} >= {"throughput", "latency_avg", "latency_p99"}
 
 
-def test_parse_unknown_file_exits_3_naming_it(capsys: pytest.CaptureFixture[str],
-                                              tmp_path: Path) -> None:
+def test_parse_unknown_file_exits_3_naming_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("nothing to see\n")
     code, out, err = run_cli(capsys, "parse", str(notes))
@@ -46,18 +47,44 @@ def test_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> No
 def test_dry_run_prints_one_run_with_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     run_id = str(uuid.uuid4())
     code, out, err = run_cli(
-        capsys, "upload", WRK, FIO, "--suite", "sync-vs-async-io", "--language", "python",
-        "--mode", "async", "--variant", "v1", "--param", "payload=13", "--tag", "ci=yes",
-        "--hardware-name", "ci-box", "--run-id", run_id, "--no-git",
-        "--started-at", "2025-03-20T12:00:00Z", "--dry-run")
+        capsys,
+        "upload",
+        WRK,
+        FIO,
+        "--suite",
+        "sync-vs-async-io",
+        "--language",
+        "python",
+        "--mode",
+        "async",
+        "--variant",
+        "v1",
+        "--param",
+        "payload=13",
+        "--tag",
+        "ci=yes",
+        "--hardware-name",
+        "ci-box",
+        "--run-id",
+        run_id,
+        "--no-git",
+        "--started-at",
+        "2025-03-20T12:00:00Z",
+        "--dry-run",
+    )
     run = json.loads(out)
     assert code == 0
-    assert (run["id"], run["suite"], run["hardware"]["name"]) == (run_id, "sync-vs-async-io",
-                                                                  "ci-box")
+    assert (run["id"], run["suite"], run["hardware"]["name"]) == (
+        run_id,
+        "sync-vs-async-io",
+        "ci-box",
+    )
     assert run["started_at"] == "2025-03-20T12:00:00Z"
     assert run["tags"] == {"ci": "yes"}
-    assert all(r["mode"] == "async" and r["language"] == "python" and r["variant"] == "v1"
-               for r in run["results"])  # fio said sync; the flag wins
+    assert all(
+        r["mode"] == "async" and r["language"] == "python" and r["variant"] == "v1"
+        for r in run["results"]
+    )  # fio said sync; the flag wins
     assert all(r["params"]["payload"] == 13 for r in run["results"])
     assert "[2/2]" in err
 
@@ -72,7 +99,8 @@ def test_hardware_is_captured_when_not_given(capsys: pytest.CaptureFixture[str])
 
 
 def test_upload_without_language_for_load_tools_is_usage(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, _, err = run_cli(capsys, "upload", WRK, "--suite", "s", "--dry-run")
     assert code == 2
     assert "--language" in err
@@ -83,28 +111,31 @@ def test_bad_suite_and_run_id_are_usage_errors(capsys: pytest.CaptureFixture[str
     assert run_cli(capsys, "upload", FIO, "--suite", "s", "--run-id", "x", "--dry-run")[0] == 2
 
 
-def test_benchmark_flag_prefixes_when_a_file_has_many(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run_cli(capsys, "parse", str(FIXTURES / "go/go_test_bench.txt"),
-                        "--benchmark", "fs")
+def test_benchmark_flag_prefixes_when_a_file_has_many(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(
+        capsys, "parse", str(FIXTURES / "go/go_test_bench.txt"), "--benchmark", "fs"
+    )
     names = {r["benchmark"] for r in json.loads(out)}
     assert "fs/BenchmarkWriteFiles/sync" in names
 
 
-def test_upload_retries_then_succeeds(capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_upload_retries_then_succeeds(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("benchboard_ingest.client.time.sleep", lambda _: None)
     with RecordingServer([503, 201]) as server:
-        code, out, err = run_cli(capsys, "upload", FIO, "--suite", "s", "--url", server.url,
-                                 "--token", "tok", "--no-git")
+        code, out, err = run_cli(
+            capsys, "upload", FIO, "--suite", "s", "--url", server.url, "--token", "tok", "--no-git"
+        )
     assert code == 0
     assert json.loads(out)["status"] == 201
     assert server.bodies[0]["id"] == server.bodies[1]["id"]
     assert "retry 1: HTTP 503" in err
 
 
-def test_token_and_url_from_environment(capsys: pytest.CaptureFixture[str],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_token_and_url_from_environment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with RecordingServer([201]) as server:
         monkeypatch.setenv("BENCHBOARD_URL", server.url)
         monkeypatch.setenv("BENCHBOARD_TOKEN", "env-token")
@@ -114,11 +145,15 @@ def test_token_and_url_from_environment(capsys: pytest.CaptureFixture[str],
 
 
 @pytest.mark.parametrize(("statuses", "expected"), [([422], 4), ([503] * 5, 5)])
-def test_exit_codes_for_server_answers(capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch,
-                                       statuses: list[int], expected: int) -> None:
+def test_exit_codes_for_server_answers(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    statuses: list[int],
+    expected: int,
+) -> None:
     monkeypatch.setattr("benchboard_ingest.client.time.sleep", lambda _: None)
     with RecordingServer(statuses) as server:
-        code, _, _ = run_cli(capsys, "upload", FIO, "--suite", "s", "--url", server.url,
-                             "--no-git", "--retries", "4")
+        code, _, _ = run_cli(
+            capsys, "upload", FIO, "--suite", "s", "--url", server.url, "--no-git", "--retries", "4"
+        )
     assert code == expected

@@ -9,14 +9,20 @@ def test_wrk_with_latency_distribution() -> None:
     results = parse_fixture("wrk/wrk_async_aiohttp_latency.txt")
     assert pick(results, "throughput")["value"] == 12869.70
     transfer = pick(results, "transfer_rate")
-    assert (transfer["value"], transfer["unit"], transfer["direction"]) == (1.85, "MiB/s",
-                                                                           "higher")
+    assert (transfer["value"], transfer["unit"], transfer["direction"]) == (1.85, "MiB/s", "higher")
     assert pick(results, "total_requests")["value"] == 38697
     assert pick(results, "data_read")["value"] == 5.57
     avg = pick(results, "latency_avg")
     assert (avg["value"], avg["unit"], avg["direction"]) == (2.83, "ms", "lower")
-    assert avg["stats"] == {"mean": 2.83, "stddev": 2.34, "max": 26.04, "p50": 1.99,
-                            "p75": 3.27, "p90": 5.55, "p99": 12.41}
+    assert avg["stats"] == {
+        "mean": 2.83,
+        "stddev": 2.34,
+        "max": 26.04,
+        "p50": 1.99,
+        "p75": 3.27,
+        "p90": 5.55,
+        "p99": 12.41,
+    }
     assert pick(results, "latency_p99")["value"] == 12.41
     per_thread = pick(results, "throughput_per_thread")
     assert per_thread["stats"] == {"mean": 6470.0, "stddev": 2350.0, "max": 13240.0}
@@ -37,8 +43,10 @@ def test_wrk_errors_are_their_own_lower_is_better_metrics() -> None:
     assert pick(results, "errors_read")["value"] == 181
     assert pick(results, "non_2xx_responses")["value"] == 359
     assert pick(results, "errors_connect")["value"] == 0
-    assert all(pick(results, m)["direction"] == "lower"
-               for m in ("errors_read", "non_2xx_responses", "timeouts"))
+    assert all(
+        pick(results, m)["direction"] == "lower"
+        for m in ("errors_read", "non_2xx_responses", "timeouts")
+    )
     assert pick(parse_fixture("wrk/wrk_timeouts.txt"), "timeouts")["value"] == 13
 
 

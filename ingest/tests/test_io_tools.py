@@ -17,8 +17,14 @@ def test_fio_sync_randread() -> None:
     assert clat["stats"]["n"] == 62744
     assert pick(results, "clat_p99")["value"] == 118272
     assert (iops["mode"], iops["implementation"]) == ("sync", "fio/sync")
-    assert iops["params"] == {"iodepth": 1, "rw": "randread", "bs": "4k", "size": "64M",
-                              "direct": 0, "op": "read"}
+    assert iops["params"] == {
+        "iodepth": 1,
+        "rw": "randread",
+        "bs": "4k",
+        "size": "64M",
+        "direct": 0,
+        "op": "read",
+    }
 
 
 def test_fio_posixaio_is_async_with_its_iodepth() -> None:
@@ -70,8 +76,13 @@ def test_pgbench_tpcb() -> None:
     assert pick(results, "failed_transactions")["value"] == 0
     assert pick(results, "initial_connection_time")["value"] == 18.805
     assert pick(results, "tps")["benchmark"] == "TPC-B (sort of)"
-    assert pick(results, "tps")["params"] == {"scaling_factor": 1, "clients": 4, "threads": 2,
-                                              "duration_s": 3, "query_mode": "simple"}
+    assert pick(results, "tps")["params"] == {
+        "scaling_factor": 1,
+        "clients": 4,
+        "threads": 2,
+        "duration_s": 3,
+        "query_mode": "simple",
+    }
 
 
 def test_pgbench_select_only() -> None:

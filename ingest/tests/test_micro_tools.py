@@ -13,36 +13,52 @@ def test_go_text_folds_count_repetitions_into_samples() -> None:
     assert sync10["samples"] == [2530640, 1950539, 3991908]
     assert sync10["params"] == {"n": 10, "gomaxprocs": 2}
     assert (sync10["unit"], sync10["language"]) == ("ns", "go")
-    expect = {("BenchmarkWriteFiles/goroutines", 10): [2231430, 3134967, 3074374],
-              ("BenchmarkWriteFiles/sync", 100): [36546804, 47884243, 53206830],
-              ("BenchmarkWriteFiles/goroutines", 100): [21105162, 43072528, 18984764]}
+    expect = {
+        ("BenchmarkWriteFiles/goroutines", 10): [2231430, 3134967, 3074374],
+        ("BenchmarkWriteFiles/sync", 100): [36546804, 47884243, 53206830],
+        ("BenchmarkWriteFiles/goroutines", 100): [21105162, 43072528, 18984764],
+    }
     for (name, n), samples in expect.items():
         assert pick(results, "time_per_op", name, n=n)["samples"] == samples
     assert pick(results, "time_per_op", "BenchmarkReadLines/bufio-scanner")["samples"] == [
-        96390, 60672, 77770]
+        96390,
+        60672,
+        77770,
+    ]
 
 
 def test_go_memory_custom_and_throughput_metrics() -> None:
     results = parse_fixture("go/go_test_bench.txt")
     assert pick(results, "memory_per_op", "BenchmarkWriteFiles/sync", n=10)["samples"] == [
-        2482, 2482, 2483]
+        2482,
+        2482,
+        2483,
+    ]
     assert pick(results, "allocs_per_op", "BenchmarkReadLines/readfile-split")["value"] == 6
     assert pick(results, "throughput", "BenchmarkWriteFiles/sync", n=10)["unit"] == "MB/s"
     assert pick(results, "files_per_op", "BenchmarkWriteFiles/sync", n=10)["value"] == 10
-    assert not [r for r in results if r["benchmark"].startswith("BenchmarkReadLines")
-                and r["metric"] == "throughput"]
+    assert not [
+        r
+        for r in results
+        if r["benchmark"].startswith("BenchmarkReadLines") and r["metric"] == "throughput"
+    ]
 
 
 def test_go_json_split_output_events() -> None:
     results = parse_fixture("go/go_test_bench.json")
-    expect = {("BenchmarkWriteFiles/sync", 10): [2055186, 2224564, 2679053],
-              ("BenchmarkWriteFiles/goroutines", 10): [2394537, 2595961, 4022281],
-              ("BenchmarkWriteFiles/sync", 100): [18852392, 43880272, 34221336],
-              ("BenchmarkWriteFiles/goroutines", 100): [17691720, 17321706, 17960629]}
+    expect = {
+        ("BenchmarkWriteFiles/sync", 10): [2055186, 2224564, 2679053],
+        ("BenchmarkWriteFiles/goroutines", 10): [2394537, 2595961, 4022281],
+        ("BenchmarkWriteFiles/sync", 100): [18852392, 43880272, 34221336],
+        ("BenchmarkWriteFiles/goroutines", 100): [17691720, 17321706, 17960629],
+    }
     for (name, n), samples in expect.items():
         assert pick(results, "time_per_op", name, n=n)["samples"] == samples
     assert pick(results, "time_per_op", "BenchmarkReadLines/readfile-split")["samples"] == [
-        243254, 193742, 162113]
+        243254,
+        193742,
+        162113,
+    ]
 
 
 def test_google_benchmark_single_runs() -> None:
@@ -51,10 +67,12 @@ def test_google_benchmark_single_runs() -> None:
     assert (real["value"], real["unit"]) == (3330.7235470667647, "us")
     assert pick(results, "cpu_time", "BM_WriteFilesSync/10")["value"] == 308.6865716234653
     assert pick(results, "items_per_second", "BM_WriteFilesSync/10")["value"] == (
-        32395.319133603138)
+        32395.319133603138
+    )
     assert pick(results, "bytes_per_second", "BM_WriteFilesSync/10")["unit"] == "B/s"
     assert pick(results, "real_time", "BM_WriteFilesAsync/100/real_time")["value"] == (
-        23774.59719999706)
+        23774.59719999706
+    )
     read = pick(results, "real_time", "BM_ReadLinesSync")
     assert (read["value"], read["unit"]) == (238857.51732722265, "ns")
     assert pick(results, "cpu_time", "BM_ReadLinesSync")["value"] == 53406.10166570934
@@ -75,11 +93,13 @@ def test_jmh_nan_score_error_and_units() -> None:
     channel = pick(results, "throughput", "bench.ReadLinesBench.readLinesAsyncChannel")
     assert (channel["value"], channel["unit"]) == (3951.641426338717, "ops/s")
     assert pick(results, "throughput", "bench.ReadLinesBench.readLinesSync")["value"] == (
-        602.9647137516534)
+        602.9647137516534
+    )
     future = pick(results, "time_per_op", "bench.WriteFilesBench.writeCompletableFuture", n=10)
     assert (future["value"], future["unit"]) == (1759.8561967379248, "us")
     assert pick(results, "time_per_op", "bench.WriteFilesBench.writeSync", n=100)["value"] == (
-        57336.454755555555)
+        57336.454755555555
+    )
     assert future["samples"] == [1569.4561158059469, 1950.2562776699028]
 
 
@@ -120,12 +140,15 @@ def test_pytest_benchmark_seconds_and_params() -> None:
     assert (sync10["value"], sync10["unit"]) == (0.010985932321935165, "s")
     assert sync10["stats"]["n"] == 1550
     assert pick(results, "throughput", "test_write_files_sync", n=10)["value"] == (
-        91.02550158654634)
-    means = {("test_write_files_sync", 50): 0.03905722240170577,
-             ("test_write_files_async_to_thread", 10): 0.0087998384285746,
-             ("test_write_files_async_to_thread", 50): 0.009682744473683383,
-             ("test_write_files_aiofiles", 10): 0.01651510239130106,
-             ("test_write_files_aiofiles", 50): 0.023571876099993005}
+        91.02550158654634
+    )
+    means = {
+        ("test_write_files_sync", 50): 0.03905722240170577,
+        ("test_write_files_async_to_thread", 10): 0.0087998384285746,
+        ("test_write_files_async_to_thread", 50): 0.009682744473683383,
+        ("test_write_files_aiofiles", 10): 0.01651510239130106,
+        ("test_write_files_aiofiles", 50): 0.023571876099993005,
+    }
     for (name, n), mean in means.items():
         assert pick(results, "time_per_op", name, n=n)["value"] == mean
     read = pick(results, "time_per_op", "test_read_lines_sync")
@@ -149,9 +172,15 @@ def test_hyperfine_json() -> None:
     results = parse_fixture("hyperfine/hyperfine_sync_vs_async.json")
     sync = pick(results, "wall_time", "python3 write_sync.py out_sync 500")
     assert (sync["value"], sync["unit"]) == (0.58712406986, "s")
-    assert sync["stats"] == {"n": 10, "mean": 0.58712406986, "median": 0.54366418216,
-                             "min": 0.38048029466, "max": 0.8823963146600001,
-                             "stddev": 0.16705588164775037}
+    assert sync["stats"] == {
+        "n": 10,
+        "mean": 0.58712406986,
+        "median": 0.54366418216,
+        "min": 0.38048029466,
+        "max": 0.8823963146600001,
+        "stddev": 0.16705588164775037,
+    }
     assert len(sync["samples"]) == 10
     assert pick(results, "wall_time", "python3 write_async.py out_async 500")["value"] == (
-        0.9681353815600001)
+        0.9681353815600001
+    )

@@ -37,7 +37,10 @@ def test_benchmarkjs_lines() -> None:
 def test_dart_runtime_lines() -> None:
     (result,) = parse_fixture("dart/readme_template_output.txt")
     assert (result["benchmark"], result["value"], result["unit"]) == (
-        "Template", 0.1568472448997197, "us")
+        "Template",
+        0.1568472448997197,
+        "us",
+    )
     assert result["language"] == "dart"
     (aot,) = parse_fixture("dart/readme_bench_command_aot.txt")
     assert aot["value"] == 0.005620051244379949
@@ -65,4 +68,7 @@ def test_contract_run_document_round_trips() -> None:
     assert len(results) == 52
     first = results[0]
     assert (first["benchmark"], first["metric"], first["value"]) == (
-        "fio-randread-4k", "latency", 943)
+        "fio-randread-4k",
+        "latency",
+        943,
+    )

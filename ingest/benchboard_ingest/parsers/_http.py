@@ -9,8 +9,7 @@ TOTAL_REQUESTS = Measure("total_requests", "count", "higher")
 TIMEOUTS = Measure("timeouts", "count", "lower")
 NON_2XX = Measure("non_2xx_responses", "count", "lower")
 FAILED_REQUESTS = Measure("failed_requests", "count", "lower")
-PERCENTILE_KEYS = {"50": "p50", "75": "p75", "90": "p90", "95": "p95", "99": "p99",
-                   "99.9": "p999"}
+PERCENTILE_KEYS = {"50": "p50", "75": "p75", "90": "p90", "95": "p95", "99": "p99", "99.9": "p999"}
 
 
 def latency(stat: str, unit: str) -> Measure:

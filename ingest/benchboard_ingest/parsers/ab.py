@@ -45,8 +45,9 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
         "requests": int(_field_number(text, fields, "Complete requests")),
     }
     server = fields.get("Server Software", (0, ""))[1] or None
-    result = ResultFactory(context, benchmark=context.benchmark or "ab", params=params,
-                           implementation=server)
+    result = ResultFactory(
+        context, benchmark=context.benchmark or "ab", params=params, implementation=server
+    )
     return [
         result(THROUGHPUT, _field_number(text, fields, "Requests per second")),
         result(_TIME_PER_REQUEST, _field_number(text, fields, "Time per request")),
@@ -76,8 +77,12 @@ def _field_number(text: TextInput, fields: dict[str, tuple[int, str]], name: str
         raise ParseError(text.source, text.end(), f"'{name.split('#')[0]}:' line")
     line, value = fields[name]
     number = _FIRST_NUMBER.match(value)
-    return text.convert(line, number.group(1) if number else value, parse_number,
-                        f"a number after '{name.split('#')[0]}:'")
+    return text.convert(
+        line,
+        number.group(1) if number else value,
+        parse_number,
+        f"a number after '{name.split('#')[0]}:'",
+    )
 
 
 def _optional(text: TextInput, fields: dict[str, tuple[int, str]], name: str) -> float:
@@ -87,8 +92,13 @@ def _optional(text: TextInput, fields: dict[str, tuple[int, str]], name: str) ->
 def _latency(text: TextInput, result: ResultFactory) -> Result:
     line, row = text.require(_TOTAL_ROW, "'Total:  min mean sd median max' row")
     values = [text.convert(line, row.group(i), parse_number, "a number") for i in range(1, 6)]
-    stats: Stats = {"min": values[0], "mean": values[1], "stddev": values[2],
-                    "median": values[3], "max": values[4]}
+    stats: Stats = {
+        "min": values[0],
+        "mean": values[1],
+        "stddev": values[2],
+        "median": values[3],
+        "max": values[4],
+    }
     for _, match in text.matches(_PERCENT_ROW):
         key = PERCENTILE_KEYS.get(match.group(1))
         if key:
@@ -110,7 +120,10 @@ def parse_percentiles(raw: str, *, context: ParseContext) -> list[Result]:
     if "100" not in times:
         raise ParseError(context.source, text.end(), "rows up to '100,<time>'")
     result = ResultFactory(context, benchmark=context.benchmark or "ab")
-    results = [result(latency(key, "ms"), times[percent])
-               for percent, key in PERCENTILE_KEYS.items() if percent in times]
+    results = [
+        result(latency(key, "ms"), times[percent])
+        for percent, key in PERCENTILE_KEYS.items()
+        if percent in times
+    ]
     results.append(result(latency("max", "ms"), times["100"]))
     return results

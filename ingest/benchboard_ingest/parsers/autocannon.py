@@ -21,9 +21,11 @@ _PERCENTILES = {"p50": "p50", "p75": "p75", "p90": "p90", "p99": "p99", "p99_9":
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
     document = load_json(raw, context.source)
-    params: dict[str, ParamValue] = {"connections": int(document.number("connections")),
-                                     "pipelining": int(document.number("pipelining")),
-                                     "duration_s": document.number("duration")}
+    params: dict[str, ParamValue] = {
+        "connections": int(document.number("connections")),
+        "pipelining": int(document.number("pipelining")),
+        "duration_s": document.number("duration"),
+    }
     result = ResultFactory(context, benchmark=context.benchmark or "autocannon", params=params)
     lat = document.key("latency")
     requests = document.key("requests")
@@ -32,8 +34,11 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     results = [
         result(THROUGHPUT, requests.number("average"), _stats(requests)),
         result(latency("avg", "ms"), lat.number("average"), lat_stats),
-        result(Measure("transfer_rate", "B/s", "higher"), throughput.number("average"),
-               _stats(throughput)),
+        result(
+            Measure("transfer_rate", "B/s", "higher"),
+            throughput.number("average"),
+            _stats(throughput),
+        ),
         result(TOTAL_REQUESTS, requests.number("total")),
         result(errors("connection"), document.number("errors")),
         result(TIMEOUTS, document.number("timeouts")),
@@ -47,8 +52,12 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
 
 
 def _stats(node: JsonNode) -> Stats:
-    stats: Stats = {"mean": node.number("mean"), "stddev": node.number("stddev"),
-                    "min": node.number("min"), "max": node.number("max")}
+    stats: Stats = {
+        "mean": node.number("mean"),
+        "stddev": node.number("stddev"),
+        "min": node.number("min"),
+        "max": node.number("max"),
+    }
     for key, stat in _PERCENTILES.items():
         value = node.optional_number(key)
         if value is not None:

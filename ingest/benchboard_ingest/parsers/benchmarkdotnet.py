@@ -11,8 +11,14 @@ from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory, St
 
 TIME_PER_OP = Measure("time_per_op", "ns", "lower")
 ALLOCATED = Measure("allocated_per_op", "B", "lower")
-_STATS = {"N": "n", "Min": "min", "Max": "max", "Mean": "mean", "Median": "median",
-          "StandardDeviation": "stddev"}
+_STATS = {
+    "N": "n",
+    "Min": "min",
+    "Max": "max",
+    "Mean": "mean",
+    "Median": "median",
+    "StandardDeviation": "stddev",
+}
 _PERCENTILES = {"P50": "p50", "P90": "p90", "P95": "p95"}
 
 
@@ -26,8 +32,11 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
 
 
 def _entry_results(entry: JsonNode, context: ParseContext) -> list[Result]:
-    name = (entry.text("FullName") if entry.has("FullName")
-            else f"{entry.text('Type')}.{entry.text('Method')}")
+    name = (
+        entry.text("FullName")
+        if entry.has("FullName")
+        else f"{entry.text('Type')}.{entry.text('Method')}"
+    )
     result = ResultFactory(context, benchmark=name, params=_params(entry), language="csharp")
     statistics = entry.key("Statistics")
     stats: Stats = {}

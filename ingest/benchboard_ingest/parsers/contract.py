@@ -5,8 +5,29 @@ from __future__ import annotations
 from ..jsonutil import JsonNode, load_json
 from ..model import STAT_KEYS, Direction, ParamValue, ParseContext, Result, Stats, set_stat
 
-UNITS = frozenset({"ns", "us", "ms", "s", "ops/s", "req/s", "B/s", "KiB/s", "MiB/s", "GiB/s",
-                   "KB/s", "MB/s", "GB/s", "B", "KiB", "MiB", "GiB", "count", "percent"})
+UNITS = frozenset(
+    {
+        "ns",
+        "us",
+        "ms",
+        "s",
+        "ops/s",
+        "req/s",
+        "B/s",
+        "KiB/s",
+        "MiB/s",
+        "GiB/s",
+        "KB/s",
+        "MB/s",
+        "GB/s",
+        "B",
+        "KiB",
+        "MiB",
+        "GiB",
+        "count",
+        "percent",
+    }
+)
 _OPTIONAL_TEXT = ("implementation", "mode", "variant")
 
 
@@ -19,14 +40,19 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
 def _result(entry: JsonNode, context: ParseContext) -> Result:
     unit = entry.text("unit").replace("µs", "us")
     if unit not in UNITS:
-        raise entry.fail(f"one of the contract units ({', '.join(sorted(UNITS))})",
-                         f"{entry.path}.unit")
+        raise entry.fail(
+            f"one of the contract units ({', '.join(sorted(UNITS))})", f"{entry.path}.unit"
+        )
     language = entry.text("language") if entry.has("language") else context.language
     if not language:
         raise entry.fail("key 'language'", f"{entry.path}.language")
-    result: Result = {"benchmark": entry.text("benchmark"), "language": language,
-                      "metric": entry.text("metric"), "unit": unit,
-                      "value": entry.number("value")}
+    result: Result = {
+        "benchmark": entry.text("benchmark"),
+        "language": language,
+        "metric": entry.text("metric"),
+        "unit": unit,
+        "value": entry.number("value"),
+    }
     for key in _OPTIONAL_TEXT:
         value = entry.text(key) if entry.has(key) else getattr(context, key)
         if value:

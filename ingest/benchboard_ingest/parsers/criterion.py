@@ -45,20 +45,28 @@ def parse_benchmark_json(raw: str, *, context: ParseContext) -> list[Result]:
     """`benchmark.json` names a benchmark but holds no figure."""
     document = load_json(raw, context.source)
     full_id = document.text("full_id")
-    raise ParseError(context.source, "$", f"a file with measurements: benchmark.json only "
-                     f"names '{full_id}'; pass the estimates.json next to it")
+    raise ParseError(
+        context.source,
+        "$",
+        f"a file with measurements: benchmark.json only "
+        f"names '{full_id}'; pass the estimates.json next to it",
+    )
 
 
 def _name_from_path(source: str) -> str:
     parts = PurePosixPath(source.replace("\\", "/")).parts[:-1]
     if not parts or parts[-1] not in _SNAPSHOTS:
-        raise ParseError(source, "file path", "<criterion dir>/<benchmark id>/new/"
-                         "estimates.json (the path names the benchmark)")
+        raise ParseError(
+            source,
+            "file path",
+            "<criterion dir>/<benchmark id>/new/estimates.json (the path names the benchmark)",
+        )
     start = max((i + 1 for i, p in enumerate(parts) if "criterion" in p), default=0)
     name = "/".join(parts[start:-1])
     if not name:
-        raise ParseError(source, "file path", "a benchmark id between the criterion "
-                         "directory and new/")
+        raise ParseError(
+            source, "file path", "a benchmark id between the criterion directory and new/"
+        )
     return name
 
 
@@ -80,8 +88,9 @@ def parse_stdout(raw: str, *, context: ParseContext) -> list[Result]:
     return results
 
 
-def _time_result(text: TextInput, number: int, match: re.Match[str], previous: str,
-                 context: ParseContext) -> Result:
+def _time_result(
+    text: TextInput, number: int, match: re.Match[str], previous: str, context: ParseContext
+) -> Result:
     """A `time:` line; the name is on it or, when long, alone on the line before."""
     name = (match.group(1) or previous).strip()
     result = ResultFactory(context, benchmark=name, language="rust")
@@ -90,8 +99,9 @@ def _time_result(text: TextInput, number: int, match: re.Match[str], previous: s
     return result(Measure("time_per_op", unit, "lower"), value)
 
 
-def _throughput(text: TextInput, number: int, match: re.Match[str], benchmark: str,
-                context: ParseContext) -> Result:
+def _throughput(
+    text: TextInput, number: int, match: re.Match[str], benchmark: str, context: ParseContext
+) -> Result:
     value, unit = match.group(3), match.group(4)
     rate = re.fullmatch(r"([KMG]?)(elem|B|iB)/s", unit)
     if rate is None:
@@ -100,7 +110,8 @@ def _throughput(text: TextInput, number: int, match: re.Match[str], benchmark: s
     result = ResultFactory(context, benchmark=benchmark, language="rust")
     amount = text.convert(number, value, to_decimal, "a number")
     if kind == "elem":
-        return result(Measure("throughput", "ops/s", "higher"),
-                      float(amount * _RATE_PREFIX[prefix]))
+        return result(
+            Measure("throughput", "ops/s", "higher"), float(amount * _RATE_PREFIX[prefix])
+        )
     contract_unit = f"{prefix}{'i' if kind == 'iB' and prefix else ''}B/s"
     return result(Measure("throughput", contract_unit, "higher"), float(amount))

@@ -19,13 +19,15 @@ from ..units import convert_time, parse_number
 _RUNTIME = re.compile(r"^(.+?)\(RunTime\): ([-+\d.eE]+) us\.\s*$")
 _DETAILED = re.compile(
     r"^(.+?): avg=([\d.]+) (\S+) · median=([\d.]+) (\S+) · CV=([\d.]+)% · "
-    r"samples=(\d+) · min=([\d.]+) (\S+)\s*$")
+    r"samples=(\d+) · min=([\d.]+) (\S+)\s*$"
+)
 
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
-    text.reject_incomplete(re.compile(r"\(RunTime\)"), _RUNTIME,
-                           "a complete 'Name(RunTime): <time> us.' line")
+    text.reject_incomplete(
+        re.compile(r"\(RunTime\)"), _RUNTIME, "a complete 'Name(RunTime): <time> us.' line"
+    )
     results: list[Result] = []
     for line, match in text.matches(_RUNTIME):
         result = ResultFactory(context, benchmark=match.group(1), language="dart")
@@ -42,12 +44,20 @@ def _detailed(text: TextInput, line: int, match: re.Match[str], context: ParseCo
     unit = match.group(3)
 
     def time(index: int) -> float:
-        return text.convert(line, match.group(index),
-                            lambda t: convert_time(parse_number(t), match.group(index + 1), unit),
-                            "a time such as '4.785 ms'")
+        return text.convert(
+            line,
+            match.group(index),
+            lambda t: convert_time(parse_number(t), match.group(index + 1), unit),
+            "a time such as '4.785 ms'",
+        )
 
     mean = text.convert(line, match.group(2), parse_number, "a number")
-    stats: Stats = {"mean": mean, "median": time(4), "min": time(8),
-                    "n": float(match.group(7)), "stddev": mean * float(match.group(6)) / 100}
+    stats: Stats = {
+        "mean": mean,
+        "median": time(4),
+        "min": time(8),
+        "n": float(match.group(7)),
+        "stddev": mean * float(match.group(6)) / 100,
+    }
     result = ResultFactory(context, benchmark=match.group(1), language="dart")
     return result(Measure("time_per_op", unit, "lower"), mean, stats)

@@ -25,8 +25,14 @@ ASYNC_ENGINES = frozenset({"libaio", "posixaio", "io_uring", "windowsaio", "sola
 _DIRECTIONS = ("read", "write", "trim")
 _PARAM_OPTIONS = ("rw", "bs", "iodepth", "size", "direct", "numjobs")
 # fio's percentile keys ("99.000000") mapped onto contract stats.
-_PERCENTILES = {"50.000000": "p50", "75.000000": "p75", "90.000000": "p90",
-                "95.000000": "p95", "99.000000": "p99", "99.900000": "p999"}
+_PERCENTILES = {
+    "50.000000": "p50",
+    "75.000000": "p75",
+    "90.000000": "p90",
+    "95.000000": "p95",
+    "99.000000": "p99",
+    "99.900000": "p999",
+}
 
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
@@ -54,9 +60,13 @@ def _job_results(job: JsonNode, context: ParseContext) -> list[Result]:
         stats = job.key(direction)
         if stats.number("total_ios") > 0:
             result = ResultFactory(
-                context, benchmark=context.benchmark or job.text("jobname"),
-                params={**params, "op": direction}, language="c",
-                implementation=f"fio/{engine_name}", mode=_mode(engine_name))
+                context,
+                benchmark=context.benchmark or job.text("jobname"),
+                params={**params, "op": direction},
+                language="c",
+                implementation=f"fio/{engine_name}",
+                mode=_mode(engine_name),
+            )
             results.extend(_direction_results(stats, result))
     return results
 
@@ -76,13 +86,22 @@ def _mode(engine: str) -> str | None:
 def _direction_results(stats: JsonNode, result: ResultFactory) -> list[Result]:
     clat = _latency_stats(stats.key("clat_ns"))
     results = [
-        result(Measure("iops", "ops/s", "higher"), stats.number("iops"),
-               _spread(stats, "iops_min", "iops_max", "iops_stddev")),
-        result(Measure("bandwidth", "KiB/s", "higher"), stats.number("bw"),
-               _spread(stats, "bw_min", "bw_max", "bw_dev")),
+        result(
+            Measure("iops", "ops/s", "higher"),
+            stats.number("iops"),
+            _spread(stats, "iops_min", "iops_max", "iops_stddev"),
+        ),
+        result(
+            Measure("bandwidth", "KiB/s", "higher"),
+            stats.number("bw"),
+            _spread(stats, "bw_min", "bw_max", "bw_dev"),
+        ),
         result(Measure("clat", "ns", "lower"), clat["mean"], clat),
-        result(Measure("lat", "ns", "lower"), stats.key("lat_ns").number("mean"),
-               _latency_stats(stats.key("lat_ns"))),
+        result(
+            Measure("lat", "ns", "lower"),
+            stats.key("lat_ns").number("mean"),
+            _latency_stats(stats.key("lat_ns")),
+        ),
     ]
     for key in ("p50", "p90", "p95", "p99", "p999"):
         value = stat_value(clat, key)
@@ -101,9 +120,13 @@ def _spread(stats: JsonNode, low: str, high: str, deviation: str) -> Stats:
 
 
 def _latency_stats(latency: JsonNode) -> Stats:
-    stats: Stats = {"n": latency.number("N"), "min": latency.number("min"),
-                    "max": latency.number("max"), "mean": latency.number("mean"),
-                    "stddev": latency.number("stddev")}
+    stats: Stats = {
+        "n": latency.number("N"),
+        "min": latency.number("min"),
+        "max": latency.number("max"),
+        "mean": latency.number("mean"),
+        "stddev": latency.number("stddev"),
+    }
     percentiles = latency.get("percentile")
     if percentiles is not None:
         for key, value in percentiles.items():

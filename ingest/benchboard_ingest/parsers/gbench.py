@@ -12,8 +12,10 @@ from ..jsonutil import JsonNode, load_json
 from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory, Stats, set_stat
 from ..units import contract_time_unit
 
-_RATES = {"bytes_per_second": Measure("bytes_per_second", "B/s", "higher"),
-          "items_per_second": Measure("items_per_second", "ops/s", "higher")}
+_RATES = {
+    "bytes_per_second": Measure("bytes_per_second", "B/s", "higher"),
+    "items_per_second": Measure("items_per_second", "ops/s", "higher"),
+}
 _AGGREGATES = {"mean": "mean", "median": "median", "stddev": "stddev"}
 
 
@@ -44,10 +46,10 @@ def _run_results(name: str, run: _Run, context: ParseContext) -> list[Result]:
     if threads and threads > 1:
         params["threads"] = int(threads)
     result = ResultFactory(context, benchmark=name, params=params, language="cpp")
-    unit = contract_time_unit(run.first.text("time_unit") if run.first.has("time_unit")
-                              else "ns")
-    results = [_figure(run, key, Measure(key, unit, "lower"), result)
-               for key in ("real_time", "cpu_time")]
+    unit = contract_time_unit(run.first.text("time_unit") if run.first.has("time_unit") else "ns")
+    results = [
+        _figure(run, key, Measure(key, unit, "lower"), result) for key in ("real_time", "cpu_time")
+    ]
     for key, measure in _RATES.items():
         if run.first.has(key):
             results.append(_figure(run, key, measure, result))
@@ -68,5 +70,9 @@ def _figure(run: _Run, key: str, measure: Measure, result: ResultFactory) -> Res
         value = samples[0] if len(samples) == 1 else sum(samples) / len(samples)
     else:
         raise run.first.fail(f"an iteration run or a mean aggregate with '{key}'")
-    return result(measure, value, stats if len(samples) > 1 or run.aggregates else None,
-                  samples if len(samples) > 1 else None)
+    return result(
+        measure,
+        value,
+        stats if len(samples) > 1 or run.aggregates else None,
+        samples if len(samples) > 1 else None,
+    )

@@ -42,8 +42,11 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     text = TextInput(raw, context.source)
     text.reject_incomplete(_STARTED, _COMPLETE, "a complete result line ('<n> <value> <unit>…')")
     if not text.search(_END):
-        raise ParseError(context.source, text.end(), "the closing 'PASS' or 'ok <pkg>' line "
-                         "(the output looks truncated)")
+        raise ParseError(
+            context.source,
+            text.end(),
+            "the closing 'PASS' or 'ok <pkg>' line (the output looks truncated)",
+        )
     series: dict[tuple[str, int | None], _Series] = {}
     for line, match in text.matches(_LINE):
         procs = int(match.group(2)) if match.group(2) else None
@@ -53,8 +56,11 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
             number = text.convert(line, value, parse_number, f"a number before '{unit}'")
             entry.values.setdefault(unit, []).append(number)
     if not series:
-        raise ParseError(context.source, text.end(),
-                         "benchmark result lines such as 'BenchmarkX-8  1000  123 ns/op'")
+        raise ParseError(
+            context.source,
+            text.end(),
+            "benchmark result lines such as 'BenchmarkX-8  1000  123 ns/op'",
+        )
     return [r for entry in series.values() for r in _series_results(entry, context)]
 
 

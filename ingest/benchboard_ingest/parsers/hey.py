@@ -10,9 +10,16 @@ from ..textutil import TextInput
 from ..units import parse_number
 from ._http import NON_2XX, PERCENTILE_KEYS, THROUGHPUT, TOTAL_REQUESTS, errors, latency
 
-_SUMMARY = {name: re.compile(rf"^\s+{label}:\s+([\d.]+)") for name, label in (
-    ("total", "Total"), ("max", "Slowest"), ("min", "Fastest"), ("mean", "Average"),
-    ("rps", "Requests/sec"))}
+_SUMMARY = {
+    name: re.compile(rf"^\s+{label}:\s+([\d.]+)")
+    for name, label in (
+        ("total", "Total"),
+        ("max", "Slowest"),
+        ("min", "Fastest"),
+        ("mean", "Average"),
+        ("rps", "Requests/sec"),
+    )
+}
 _PERCENTILE = re.compile(r"^\s+(\d+(?:\.\d+)?)% in ([\d.]+) secs")
 _STATUS = re.compile(r"^\s+\[(\d{3})\]\s+(\d+) responses")
 _ERROR = re.compile(r"^\s+\[(\d+)\]\s+\S")
@@ -52,5 +59,8 @@ def _error_count(text: TextInput) -> float:
     header = text.search(_ERROR_HEADER)
     if header is None:
         return 0.0
-    return sum(float(text.lines[i].strip()[1:].split("]")[0])
-               for i in range(header[0], len(text.lines)) if _ERROR.match(text.lines[i]))
+    return sum(
+        float(text.lines[i].strip()[1:].split("]")[0])
+        for i in range(header[0], len(text.lines))
+        if _ERROR.match(text.lines[i])
+    )

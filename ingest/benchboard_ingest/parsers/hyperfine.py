@@ -28,9 +28,13 @@ def _command_results(command: JsonNode, context: ParseContext) -> list[Result]:
         params = {name: value.as_str() for name, value in parameters.items()}
     result = ResultFactory(context, benchmark=command.text("command"), params=params)
     times = [node.as_number() for node in command.key("times").as_list()]
-    stats: Stats = {"n": float(len(times)), "mean": command.number("mean"),
-                    "median": command.number("median"), "min": command.number("min"),
-                    "max": command.number("max")}
+    stats: Stats = {
+        "n": float(len(times)),
+        "mean": command.number("mean"),
+        "median": command.number("median"),
+        "min": command.number("min"),
+        "max": command.number("max"),
+    }
     stddev = command.optional_number("stddev")  # null when there was a single run
     if stddev is not None:
         stats["stddev"] = stddev

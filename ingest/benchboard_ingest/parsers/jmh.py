@@ -9,13 +9,30 @@ from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory, St
 from ..units import convert_time, is_time_unit
 
 # Score units per mode: "ops/ms" throughput becomes ops/s, "us/op" stays a time.
-_RATE_SCALE = {"ops/s": 1.0, "ops/ms": 1e3, "ops/us": 1e6, "ops/ns": 1e9,
-               "ops/min": 1 / 60, "ops/hr": 1 / 3600}
-_METRIC_BY_MODE = {"thrpt": "throughput", "avgt": "time_per_op", "sample": "time_per_op",
-                   "ss": "single_shot_time"}
+_RATE_SCALE = {
+    "ops/s": 1.0,
+    "ops/ms": 1e3,
+    "ops/us": 1e6,
+    "ops/ns": 1e9,
+    "ops/min": 1 / 60,
+    "ops/hr": 1 / 3600,
+}
+_METRIC_BY_MODE = {
+    "thrpt": "throughput",
+    "avgt": "time_per_op",
+    "sample": "time_per_op",
+    "ss": "single_shot_time",
+}
 Scale = Callable[[float], float]
-_PERCENTILES = {"0.0": "min", "50.0": "p50", "90.0": "p90", "95.0": "p95", "99.0": "p99",
-                "99.9": "p999", "100.0": "max"}
+_PERCENTILES = {
+    "0.0": "min",
+    "50.0": "p50",
+    "90.0": "p90",
+    "95.0": "p95",
+    "99.0": "p99",
+    "99.9": "p999",
+    "100.0": "max",
+}
 
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
@@ -28,8 +45,9 @@ def _entry_result(entry: JsonNode, context: ParseContext) -> Result:
     raw_params = entry.get("params")
     if raw_params is not None:
         params = {k: _number_or_text(v.as_str()) for k, v in raw_params.items()}
-    result = ResultFactory(context, benchmark=entry.text("benchmark"), params=params,
-                           language="java")
+    result = ResultFactory(
+        context, benchmark=entry.text("benchmark"), params=params, language="java"
+    )
     metric = entry.key("primaryMetric")
     mode = entry.text("mode")
     if mode not in _METRIC_BY_MODE:

@@ -20,15 +20,21 @@ _QUERY_MODE = re.compile(r"^query mode: (\S+)")
 _FIGURES = (
     (re.compile(r"^tps = ([\d.]+) \(without"), Measure("tps", "ops/s", "higher")),
     (re.compile(r"^latency average = ([\d.]+) ms"), Measure("latency_avg", "ms", "lower")),
-    (re.compile(r"^number of transactions actually processed: (\d+)"),
-     Measure("transactions", "count", "higher")),
-    (re.compile(r"^initial connection time = ([\d.]+) ms"),
-     Measure("initial_connection_time", "ms", "lower")),
+    (
+        re.compile(r"^number of transactions actually processed: (\d+)"),
+        Measure("transactions", "count", "higher"),
+    ),
+    (
+        re.compile(r"^initial connection time = ([\d.]+) ms"),
+        Measure("initial_connection_time", "ms", "lower"),
+    ),
 )
 _OPTIONAL = (
     (re.compile(r"^latency stddev = ([\d.]+) ms"), Measure("latency_stddev", "ms", "lower")),
-    (re.compile(r"^number of failed transactions: (\d+)"),
-     Measure("failed_transactions", "count", "lower")),
+    (
+        re.compile(r"^number of failed transactions: (\d+)"),
+        Measure("failed_transactions", "count", "lower"),
+    ),
 )
 
 

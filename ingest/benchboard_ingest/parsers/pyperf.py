@@ -6,8 +6,7 @@ from ..jsonutil import JsonNode, load_json
 from ..model import Measure, ParseContext, Result, ResultFactory
 from ._stats import summarize
 
-_UNITS = {"second": ("s", "time_per_op"), "byte": ("B", "memory"),
-          "integer": ("count", "value")}
+_UNITS = {"second": ("s", "time_per_op"), "byte": ("B", "memory"), "integer": ("count", "value")}
 
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
@@ -17,8 +16,9 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     return [_benchmark_result(b, common, context) for b in benchmarks]
 
 
-def _benchmark_result(benchmark: JsonNode, common: JsonNode | None,
-                      context: ParseContext) -> Result:
+def _benchmark_result(
+    benchmark: JsonNode, common: JsonNode | None, context: ParseContext
+) -> Result:
     metadata = benchmark.get("metadata")
     name = _metadata(metadata, common, "name")
     unit_name = _metadata(metadata, common, "unit") or "second"
@@ -28,8 +28,12 @@ def _benchmark_result(benchmark: JsonNode, common: JsonNode | None,
         raise benchmark.fail("unit second, byte or integer", f"{benchmark.path}.metadata.unit")
     unit, metric = _UNITS[unit_name]
     # The first run often holds calibration warmups only and no values.
-    values = [value.as_number() for run in benchmark.key("runs").as_list()
-              if run.has("values") for value in run.key("values").as_list()]
+    values = [
+        value.as_number()
+        for run in benchmark.key("runs").as_list()
+        if run.has("values")
+        for value in run.key("values").as_list()
+    ]
     if not values:
         raise benchmark.fail("runs with values", f"{benchmark.path}.runs")
     stats = summarize(values)

@@ -26,9 +26,14 @@ def _entry_results(entry: JsonNode, context: ParseContext) -> list[Result]:
         params = {key: _param(value) for key, value in raw_params.items()}
     result = ResultFactory(context, benchmark=name, params=params, language="python")
     stats = entry.key("stats")
-    summary: Stats = {"n": stats.number("rounds"), "min": stats.number("min"),
-                      "max": stats.number("max"), "mean": stats.number("mean"),
-                      "median": stats.number("median"), "stddev": stats.number("stddev")}
+    summary: Stats = {
+        "n": stats.number("rounds"),
+        "min": stats.number("min"),
+        "max": stats.number("max"),
+        "mean": stats.number("mean"),
+        "median": stats.number("median"),
+        "stddev": stats.number("stddev"),
+    }
     data = stats.get("data")
     samples = [node.as_number() for node in data.as_list()] if data else None
     return [

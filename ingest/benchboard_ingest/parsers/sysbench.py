@@ -19,13 +19,15 @@ _RATES = (
     (re.compile(r"^\s+writes/s:\s+([\d.]+)"), Measure("writes_per_s", "ops/s", "higher")),
     (re.compile(r"^\s+fsyncs/s:\s+([\d.]+)"), Measure("fsyncs_per_s", "ops/s", "higher")),
     (re.compile(r"^\s+read, MiB/s:\s+([\d.]+)"), Measure("read_bandwidth", "MiB/s", "higher")),
-    (re.compile(r"^\s+written, MiB/s:\s+([\d.]+)"),
-     Measure("write_bandwidth", "MiB/s", "higher")),
+    (re.compile(r"^\s+written, MiB/s:\s+([\d.]+)"), Measure("write_bandwidth", "MiB/s", "higher")),
     (re.compile(r"^\s+total number of events:\s+(\d+)"), Measure("events", "count", "higher")),
 )
-_LATENCY = {"min": re.compile(r"^\s+min:\s+([\d.]+)"), "mean": re.compile(r"^\s+avg:\s+([\d.]+)"),
-            "max": re.compile(r"^\s+max:\s+([\d.]+)"),
-            "p95": re.compile(r"^\s+95th percentile:\s+([\d.]+)")}
+_LATENCY = {
+    "min": re.compile(r"^\s+min:\s+([\d.]+)"),
+    "mean": re.compile(r"^\s+avg:\s+([\d.]+)"),
+    "max": re.compile(r"^\s+max:\s+([\d.]+)"),
+    "p95": re.compile(r"^\s+95th percentile:\s+([\d.]+)"),
+}
 _LATENCY_HEADER = re.compile(r"^Latency \(ms\):")
 
 
@@ -35,13 +37,18 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     _, mode = text.require(_MODE, "'Doing <mode> test' line (a fileio run)")
     io_mode = text.search(_IO_MODE)
     sync = io_mode is None or io_mode[1].group(1) != "asynchronous"
-    result = ResultFactory(context, benchmark=context.benchmark or f"fileio {mode.group(1)}",
-                           params=_params(text), mode="sync" if sync else "async")
+    result = ResultFactory(
+        context,
+        benchmark=context.benchmark or f"fileio {mode.group(1)}",
+        params=_params(text),
+        mode="sync" if sync else "async",
+    )
     results = []
     for pattern, measure in _RATES:
         line, match = text.require(pattern, f"line for {measure.metric}")
-        results.append(result(measure, text.convert(line, match.group(1), parse_number,
-                                                     "a number")))
+        results.append(
+            result(measure, text.convert(line, match.group(1), parse_number, "a number"))
+        )
     results.append(_latency(text, result))
     return results
 
@@ -62,7 +69,7 @@ def _params(text: TextInput) -> dict[str, ParamValue]:
 
 def _latency(text: TextInput, result: ResultFactory) -> Result:
     header, _ = text.require(_LATENCY_HEADER, "'Latency (ms):' section")
-    section = TextInput("\n".join(text.lines[header:header + 6]), text.source)
+    section = TextInput("\n".join(text.lines[header : header + 6]), text.source)
     stats: Stats = {}
     for key, pattern in _LATENCY.items():
         _, match = section.require(pattern, f"latency {key} line")

@@ -16,11 +16,22 @@ from ..model import Measure, ParseContext, Result, ResultFactory, Stats, set_sta
 from ..textutil import TextInput
 from ..units import parse_number
 
-_ROW = re.compile(r"^│\s*\d+\s*│\s*'(.+?)'\s*│\s*'(\S+) ± [^']*'\s*│\s*'(\S+) ± [^']*'\s*│"
-                  r"\s*'(\S+) ± [^']*'\s*│\s*'(\S+) ± [^']*'\s*│\s*(\d+)\s*│")
+_ROW = re.compile(
+    r"^│\s*\d+\s*│\s*'(.+?)'\s*│\s*'(\S+) ± [^']*'\s*│\s*'(\S+) ± [^']*'\s*│"
+    r"\s*'(\S+) ± [^']*'\s*│\s*'(\S+) ± [^']*'\s*│\s*(\d+)\s*│"
+)
 _HEADER = re.compile(r"Task name\s*│\s*Latency avg \(ns\)")
-_LATENCY_STATS = {"mean": "mean", "p50": "p50", "p75": "p75", "p99": "p99", "p999": "p999",
-                  "min": "min", "max": "max", "sd": "stddev", "samplesCount": "n"}
+_LATENCY_STATS = {
+    "mean": "mean",
+    "p50": "p50",
+    "p75": "p75",
+    "p99": "p99",
+    "p999": "p999",
+    "min": "min",
+    "max": "max",
+    "sd": "stddev",
+    "samplesCount": "n",
+}
 
 
 def parse(raw: str, *, context: ParseContext) -> list[Result]:
@@ -31,13 +42,22 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     results: list[Result] = []
     for line, row in text.matches(_ROW):
         result = ResultFactory(context, benchmark=row.group(1), language="javascript")
-        numbers = [text.convert(line, row.group(i), parse_number, "a number") for i in
-                   range(2, 7)]
+        numbers = [text.convert(line, row.group(i), parse_number, "a number") for i in range(2, 7)]
         samples = numbers[4]
-        results.append(result(Measure("time_per_op", "ns", "lower"), numbers[0],
-                              {"median": numbers[1], "n": samples}))
-        results.append(result(Measure("throughput", "ops/s", "higher"), numbers[2],
-                              {"median": numbers[3], "n": samples}))
+        results.append(
+            result(
+                Measure("time_per_op", "ns", "lower"),
+                numbers[0],
+                {"median": numbers[1], "n": samples},
+            )
+        )
+        results.append(
+            result(
+                Measure("throughput", "ops/s", "higher"),
+                numbers[2],
+                {"median": numbers[3], "n": samples},
+            )
+        )
     if not results:
         raise ParseError(context.source, text.end(), "table rows │ i │ 'name' │ 'avg ± rme' │ …")
     return results
@@ -51,10 +71,16 @@ def parse_json(raw: str, *, context: ParseContext) -> list[Result]:
         result = ResultFactory(context, benchmark=entry.text("name"), language="javascript")
         latency = task.key("latency")
         throughput = task.key("throughput")
-        results.append(result(Measure("time_per_op", "ms", "lower"), latency.number("mean"),
-                              _stats(latency)))
-        results.append(result(Measure("throughput", "ops/s", "higher"),
-                              throughput.number("mean"), _stats(throughput)))
+        results.append(
+            result(Measure("time_per_op", "ms", "lower"), latency.number("mean"), _stats(latency))
+        )
+        results.append(
+            result(
+                Measure("throughput", "ops/s", "higher"),
+                throughput.number("mean"),
+                _stats(throughput),
+            )
+        )
     return results
 
 

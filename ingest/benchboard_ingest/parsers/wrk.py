@@ -37,8 +37,7 @@ _THREADS = re.compile(r"^\s*(\d+) threads and (\d+) connections")
 _THREAD_STATS = re.compile(r"^\s*(Latency|Req/Sec)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%")
 _DISTRIBUTION = re.compile(r"^\s+(\d+(?:\.\d+)?)%\s+(\S+)\s*$")
 _TOTALS = re.compile(r"^\s*(\d+) requests in (\S+), (\S+) read")
-_SOCKET_ERRORS = re.compile(
-    r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
+_SOCKET_ERRORS = re.compile(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
 _NON_2XX = re.compile(r"Non-2xx or 3xx responses: (\d+)")
 _REQUESTS_SEC = re.compile(r"^Requests/sec:\s+(\S+)")
 _TRANSFER_SEC = re.compile(r"^Transfer/sec:\s+(\S+)")
@@ -56,11 +55,18 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
 
 def _params(text: TextInput) -> dict[str, ParamValue]:
     line, running = text.require(_RUNNING, "'Running <duration> test @ <url>' line")
-    duration = text.convert(line, running.group(1), lambda t: convert_time(*parse_time(t), "s"),
-                            "a test duration such as '3s'")
+    duration = text.convert(
+        line,
+        running.group(1),
+        lambda t: convert_time(*parse_time(t), "s"),
+        "a test duration such as '3s'",
+    )
     line, threads = text.require(_THREADS, "'<n> threads and <n> connections' line")
-    return {"connections": int(threads.group(2)), "wrk_threads": int(threads.group(1)),
-            "duration_s": int(duration) if duration.is_integer() else duration}
+    return {
+        "connections": int(threads.group(2)),
+        "wrk_threads": int(threads.group(1)),
+        "duration_s": int(duration) if duration.is_integer() else duration,
+    }
 
 
 def _latency_results(text: TextInput, result: ResultFactory) -> list[Result]:
@@ -77,8 +83,11 @@ def _latency_results(text: TextInput, result: ResultFactory) -> list[Result]:
         value = _time_in(text, number, match.group(2), unit)
         set_stat(stats, key, value)
         percentiles.append(result(latency(key, unit), value))
-    return [result(latency("avg", unit), avg, stats),
-            result(latency("max", unit), stats["max"]), *percentiles]
+    return [
+        result(latency("avg", unit), avg, stats),
+        result(latency("max", unit), stats["max"]),
+        *percentiles,
+    ]
 
 
 def _time_in(text: TextInput, line: int, printed: str, unit: str) -> float:
@@ -100,19 +109,22 @@ def _per_thread(text: TextInput, result: ResultFactory) -> Result:
         return text.convert(line, printed, parse_metric_count, "a count such as '6.47k'")
 
     avg = count(row.group(2))
-    return result(_PER_THREAD, avg, {"mean": avg, "stddev": count(row.group(3)),
-                                     "max": count(row.group(4))})
+    return result(
+        _PER_THREAD, avg, {"mean": avg, "stddev": count(row.group(3)), "max": count(row.group(4))}
+    )
 
 
 def _totals(text: TextInput, result: ResultFactory) -> list[Result]:
     line, totals = text.require(_TOTALS, "'<n> requests in <time>, <size> read' line")
-    read, read_unit = text.convert(line, totals.group(3), lambda t: parse_size(t, binary=True),
-                                   "a size such as '5.57MB'")
+    read, read_unit = text.convert(
+        line, totals.group(3), lambda t: parse_size(t, binary=True), "a size such as '5.57MB'"
+    )
     line, rps = text.require(_REQUESTS_SEC, "'Requests/sec: <n>' line")
     requests_per_s = text.convert(line, rps.group(1), parse_number, "a number")
     line, transfer = text.require(_TRANSFER_SEC, "'Transfer/sec: <size>' line")
-    per_s, size_unit = text.convert(line, transfer.group(1), lambda t: parse_size(t, binary=True),
-                                    "a size such as '1.85MB'")
+    per_s, size_unit = text.convert(
+        line, transfer.group(1), lambda t: parse_size(t, binary=True), "a size such as '1.85MB'"
+    )
     return [
         result(THROUGHPUT, requests_per_s),
         result(Measure("transfer_rate", rate_unit(size_unit), "higher"), per_s),
@@ -132,4 +144,3 @@ def _errors(text: TextInput, result: ResultFactory) -> list[Result]:
         result(TIMEOUTS, counts[3]),
         result(NON_2XX, float(non_2xx[1].group(1)) if non_2xx else 0.0),
     ]
-
