@@ -33,6 +33,7 @@ run: setup
 
 lint: setup
 	$(BIN)/ruff check backend ingest migrations bench
+	$(BIN)/ruff format --check backend ingest migrations bench
 	$(BIN)/mypy backend/benchboard ingest/benchboard_ingest
 	$(BIN)/python -m benchboard.api_drift
 	$(NPM) run check
