@@ -49,9 +49,10 @@ e2e: setup
 
 test: lint test-python test-frontend e2e
 
-# Regenerate frontend/openapi.json and the TypeScript types after an API change.
+# Regenerate frontend/openapi.json, the TypeScript types and vocabularies after an API change.
 openapi: setup
 	$(BIN)/benchboard openapi > frontend/openapi.json
+	$(BIN)/benchboard vocabulary > frontend/src/api/vocabulary.ts
 	$(NPM) run gen:api
 
 bench: setup

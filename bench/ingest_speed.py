@@ -43,7 +43,7 @@ from common import (
 from psycopg.types.json import Jsonb, set_json_dumps
 
 from benchboard.series.identity import series_fingerprint
-from benchboard.units import unit_info
+from benchboard_ingest.vocabulary import unit_info
 
 SUITE = "ingest-speed"
 HARDWARE = {"name": "bench-ingest-host", "cores": 2, "memory_gb": 24, "os": "linux"}

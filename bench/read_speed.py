@@ -39,7 +39,7 @@ from common import (
 from psycopg.types.json import Jsonb, set_json_dumps
 
 from benchboard.series.identity import canonical_params, series_fingerprint
-from benchboard.units import unit_info
+from benchboard_ingest.vocabulary import unit_info
 
 SUITES = (
     "sync-vs-async-io",

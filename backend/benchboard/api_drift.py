@@ -1,8 +1,9 @@
-"""Fail when the committed OpenAPI schema or the generated TypeScript types drifted.
+"""Fail when the committed OpenAPI schema or the generated TypeScript drifted.
 
-The front end's types are generated (scripts/gen-api.mjs, npm run gen:api) from
-frontend/openapi.json; both must match what the service publishes now. `make openapi`
-regenerates them.
+The front end's API types are generated (scripts/gen-api.mjs, npm run gen:api) from
+frontend/openapi.json, and its vocabularies (units, directions…) by `benchboard
+vocabulary`; all must match what the service publishes now. `make openapi` regenerates
+them.
 """
 
 import subprocess
@@ -11,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from benchboard.config import REPO_ROOT, Settings
+from benchboard.frontend_vocabulary import typescript_vocabulary
 from benchboard.main import openapi_document
 
 FRONTEND = REPO_ROOT / "frontend"
@@ -36,7 +38,12 @@ def main() -> int:
     if (FRONTEND / "src/api/schema.d.ts").read_text() != generated_types(committed_schema):
         print("frontend/src/api/schema.d.ts is not generated from openapi.json: `make openapi`")
         return 1
-    print("API schema and generated types are current")
+    if (FRONTEND / "src/api/vocabulary.ts").read_text() != typescript_vocabulary():
+        print(
+            "frontend/src/api/vocabulary.ts differs from the service's vocabularies: `make openapi`"
+        )
+        return 1
+    print("API schema, generated types and vocabularies are current")
     return 0
 
 

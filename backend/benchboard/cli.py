@@ -19,6 +19,7 @@ from benchboard.demo import load_demo
 from benchboard.errors import AppError
 from benchboard.migrate import upgrade_database
 from benchboard.tokens import service as tokens
+from benchboard.vocabulary import TOKEN_SCOPES
 
 logger = logging.getLogger("benchboard")
 
@@ -105,6 +106,12 @@ def print_openapi(settings: Settings, _: argparse.Namespace) -> None:
     sys.stdout.write(openapi_document(settings))
 
 
+def print_vocabulary(_: Settings, __: argparse.Namespace) -> None:
+    from benchboard.frontend_vocabulary import typescript_vocabulary
+
+    sys.stdout.write(typescript_vocabulary())
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="benchboard", description=__doc__)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
@@ -121,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     token = commands.add_parser("token", help="API tokens").add_subparsers(required=True)
     create = token.add_parser("create", help="create a token and print it (only time shown)")
     create.add_argument("--name", required=True)
-    create.add_argument("--scope", required=True, choices=tokens.SCOPES)
+    create.add_argument("--scope", required=True, choices=TOKEN_SCOPES)
     create.set_defaults(run=token_create)
     token.add_parser("list", help="list tokens (never their secrets)").set_defaults(run=token_list)
     revoke = token.add_parser("revoke", help="revoke a token by name")
@@ -130,6 +137,9 @@ def _parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="seed studies").add_subparsers(required=True)
     demo.add_parser("load", help="load the seed studies").set_defaults(run=demo_load)
     commands.add_parser("openapi", help="print the OpenAPI schema").set_defaults(run=print_openapi)
+    commands.add_parser(
+        "vocabulary", help="print the units and other vocabularies as TypeScript"
+    ).set_defaults(run=print_vocabulary)
     return parser
 
 

@@ -21,6 +21,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from benchboard.vocabulary import CHANGE_DIRECTIONS, TOKEN_SCOPES, TRIAGE_STATUSES
+from benchboard_ingest.vocabulary import DIRECTIONS, MODES
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -32,6 +35,12 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _one_of(column: str, values: tuple[str, ...], name: str) -> CheckConstraint:
+    """A CHECK that the column holds one of a vocabulary's values."""
+    listed = ", ".join(f"'{value}'" for value in values)
+    return CheckConstraint(f"{column} IN ({listed})", name=name)
 
 
 def _created_at() -> Mapped[datetime]:
@@ -53,7 +62,7 @@ class ApiToken(Base):
     """A bearer token; only the SHA-256 of the secret is kept."""
 
     __tablename__ = "api_token"
-    __table_args__ = (CheckConstraint("scope IN ('upload', 'maintain', 'admin')", name="scope"),)
+    __table_args__ = (_one_of("scope", TOKEN_SCOPES, "scope"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(Text, unique=True)
@@ -104,8 +113,8 @@ class Series(Base):
 
     __tablename__ = "series"
     __table_args__ = (
-        CheckConstraint("direction IN ('lower', 'higher')", name="direction"),
-        CheckConstraint("mode IN ('sync', 'async')", name="mode"),
+        _one_of("direction", DIRECTIONS, "direction"),
+        _one_of("mode", MODES, "mode"),
         Index("ix_series_suite_benchmark", "suite", "benchmark"),
         Index("ix_series_language_mode", "language", "mode"),
         Index("ix_series_hardware_id", "hardware_id"),
@@ -159,12 +168,8 @@ class Regression(Base):
 
     __tablename__ = "regression"
     __table_args__ = (
-        CheckConstraint("direction IN ('regression', 'improvement')", name="direction"),
-        CheckConstraint(
-            "status IN ('untriaged', 'acknowledged', 'investigating', 'fixed', 'wontfix',"
-            " 'expected', 'invalid')",
-            name="status",
-        ),
+        _one_of("direction", CHANGE_DIRECTIONS, "direction"),
+        _one_of("status", TRIAGE_STATUSES, "status"),
         UniqueConstraint("series_id", "run_id", name="uq_regression_series_id_run_id"),
         Index("ix_regression_started_at", "started_at"),
     )

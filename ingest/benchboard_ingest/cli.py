@@ -18,8 +18,8 @@ from . import FORMATS, ParseContext, ParseError, apply_overrides, parse_file_con
 from .client import ServiceUnavailable, UploadRejected, upload_run
 from .gitinfo import capture_git
 from .hardware import capture_hardware
-from .model import UNKNOWN_LANGUAGE
 from .run import RunOptions, build_run
+from .vocabulary import UNKNOWN_LANGUAGE
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
 DEFAULT_URL = "http://127.0.0.1:8000"

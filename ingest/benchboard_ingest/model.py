@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal, Required, TypedDict, cast
 
-Direction = Literal["lower", "higher"]
+from .vocabulary import UNKNOWN_LANGUAGE, Direction
+
 ParamValue = str | int | float | bool
 
 STAT_KEYS = (
@@ -72,10 +73,6 @@ class ParseContext:
     variant: str | None = None
     benchmark: str | None = None
     source: str = "<input>"
-
-
-# Used when neither the tool nor the caller says which language was measured.
-UNKNOWN_LANGUAGE = "unknown"
 
 
 @dataclass(frozen=True)

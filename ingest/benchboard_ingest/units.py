@@ -9,31 +9,27 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-# Seconds per time unit, for every spelling tools use.
-_SECONDS = {
-    "ns": Decimal("1e-9"),
-    "us": Decimal("1e-6"),
-    "µs": Decimal("1e-6"),
-    "μs": Decimal("1e-6"),
-    "ms": Decimal("1e-3"),
-    "s": Decimal(1),
-    "sec": Decimal(1),
-    "m": Decimal(60),
-    "min": Decimal(60),
-    "h": Decimal(3600),
+from .vocabulary import UNIT_ALIASES, unit_info, units_of
+
+# Spellings tools print for times that are not contract units (minutes, hours), with the
+# contract unit each becomes; contract time units and their aliases keep their own name.
+_TOOL_TIME = {
+    "sec": ("s", Decimal(1)),
+    "m": ("s", Decimal(60)),
+    "min": ("s", Decimal(60)),
+    "h": ("s", Decimal(3600)),
 }
-# Contract units the spellings above map onto (minutes and hours become seconds).
+_CONTRACT_TIME_NAMES = units_of("time") | {
+    a for a, u in UNIT_ALIASES.items() if u in units_of("time")
+}
+# Contract unit each time spelling maps onto, and its length in seconds (exact, via repr).
 _CONTRACT_TIME = {
-    "ns": "ns",
-    "us": "us",
-    "µs": "us",
-    "μs": "us",
-    "ms": "ms",
-    "s": "s",
-    "sec": "s",
-    "m": "s",
-    "min": "s",
-    "h": "s",
+    **{name: unit_info(name).name for name in _CONTRACT_TIME_NAMES},
+    **{name: unit for name, (unit, _) in _TOOL_TIME.items()},
+}
+_SECONDS = {
+    **{name: Decimal(repr(unit_info(name).factor)) for name in _CONTRACT_TIME_NAMES},
+    **{name: seconds for name, (_, seconds) in _TOOL_TIME.items()},
 }
 _METRIC_PREFIX = {
     "": Decimal(1),
@@ -46,8 +42,6 @@ _METRIC_PREFIX = {
 _BINARY_SIZE = {"B": "B", "KB": "KiB", "MB": "MiB", "GB": "GiB"}
 _DECIMAL_SIZE = {"B": "B", "KB": "KB", "MB": "MB", "GB": "GB"}
 _QUANTITY = re.compile(r"^\s*([-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?)\s*(\S*)\s*$")
-
-TIME_UNITS = frozenset({"ns", "us", "ms", "s"})
 
 
 def to_decimal(text: str) -> Decimal:

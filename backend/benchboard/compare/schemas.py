@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from benchboard.runs.schemas import RunSummary
 from benchboard.series.schemas import ResultIdentity, SeriesValue
-from benchboard.units import Direction
+from benchboard_ingest.vocabulary import Direction
 
 
 class ModeSide(SeriesValue):

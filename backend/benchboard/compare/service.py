@@ -28,6 +28,7 @@ from benchboard.series.service import (
     series_value,
     series_with_hardware,
 )
+from benchboard_ingest.vocabulary import MODES
 
 # Without replicates a change this small is not called better or worse.
 NOISE_THRESHOLD = 0.05
@@ -40,7 +41,7 @@ def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparis
     rows = session.execute(
         series_filter.without("mode")
         .apply(series_with_hardware())
-        .where(Series.mode.in_(("sync", "async")))
+        .where(Series.mode.in_(MODES))
         .order_by(Series.suite, Series.benchmark, Series.language, Series.id)
     ).all()
     series = {row.Series.id: (row.Series, row.hardware_name) for row in rows}

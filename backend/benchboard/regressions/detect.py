@@ -49,9 +49,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import median
-from typing import Literal
 
-Direction = Literal["regression", "improvement"]
+from benchboard.vocabulary import ChangeDirection
 
 # One side of a split at most this long gets an exact p-value; beyond it the
 # normal approximation is accurate enough and much cheaper.
@@ -81,7 +80,7 @@ class DetectedChange:
     before: float
     after: float
     relative_change: float
-    direction: Direction
+    direction: ChangeDirection
     confidence: float
 
 
@@ -90,7 +89,7 @@ class StoredChange:
     """A change the service stored earlier; triaged ones are never retracted."""
 
     key: str
-    direction: Direction
+    direction: ChangeDirection
     triaged: bool = False
 
 

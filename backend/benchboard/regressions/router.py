@@ -9,13 +9,12 @@ from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.regressions import service
 from benchboard.regressions.schemas import (
-    ChangeDirection,
     RegressionHistory,
     RegressionOut,
     RegressionPage,
     RegressionTriage,
-    Status,
 )
+from benchboard.vocabulary import ChangeDirection, TriageStatus
 
 router = APIRouter(prefix="/api/v1/regressions", tags=["regressions"])
 _NOT_FOUND: dict[int | str, dict[str, object]] = {404: {"model": ErrorOut}}
@@ -29,7 +28,7 @@ def list_regressions(
     hardware: str | None = None,
     benchmark: str | None = None,
     series_id: int | None = None,
-    status: Status | None = None,
+    status: TriageStatus | None = None,
     direction: ChangeDirection | None = None,
     since: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,

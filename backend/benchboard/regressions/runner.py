@@ -23,7 +23,7 @@ from benchboard.regressions.detect import (
     reconcile_changes,
 )
 from benchboard.series.service import series_id_table
-from benchboard.units import unit_info
+from benchboard_ingest.vocabulary import unit_info
 
 logger = logging.getLogger(__name__)
 

@@ -2,16 +2,12 @@
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
 from benchboard.series.schemas import SeriesIdentity
-
-Status = Literal[
-    "untriaged", "acknowledged", "investigating", "fixed", "wontfix", "expected", "invalid"
-]
-ChangeDirection = Literal["regression", "improvement"]
+from benchboard.vocabulary import ChangeDirection, TriageStatus
 
 
 class RegressionOut(BaseModel):
@@ -24,7 +20,7 @@ class RegressionOut(BaseModel):
     before_base: float
     after_base: float
     confidence: float
-    status: Status
+    status: TriageStatus
     note: str | None
     links: list[str]
     updated_at: datetime
@@ -40,7 +36,7 @@ class RegressionTriage(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    status: Status | None = None
+    status: TriageStatus | None = None
     note: Annotated[str, Field(max_length=10_000)] | None = None
     links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = None
 

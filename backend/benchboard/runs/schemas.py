@@ -7,7 +7,7 @@ upload may carry 100,000 results.
 import math
 import uuid
 from datetime import datetime
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Self
 
 from pydantic import (
     AwareDatetime,
@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from benchboard.series.schemas import ResultIdentity
-from benchboard.units import Direction
+from benchboard_ingest.vocabulary import Direction, Mode, UnitName
 
 MAX_RESULTS = 100_000
 MAX_SAMPLES = 100_000
@@ -39,29 +39,6 @@ StringMap = Annotated[dict[Name, Text], Field(max_length=MAX_MAP_KEYS)]
 # Params are flat: numbers, strings, booleans (bool first so `true` is not read as 1).
 ParamValue = StrictBool | StrictInt | FiniteNumber | Name
 ParamMap = Annotated[dict[Name, ParamValue], Field(max_length=MAX_PARAMS)]
-UnitName = Literal[
-    "ns",
-    "us",
-    "µs",
-    "μs",
-    "ms",
-    "s",
-    "ops/s",
-    "req/s",
-    "B/s",
-    "KiB/s",
-    "MiB/s",
-    "GiB/s",
-    "KB/s",
-    "MB/s",
-    "GB/s",
-    "B",
-    "KiB",
-    "MiB",
-    "GiB",
-    "count",
-    "percent",
-]
 
 
 class Strict(BaseModel):
@@ -122,7 +99,7 @@ class ResultUpload(Strict):
     params: ParamMap = Field(default_factory=dict)
     language: Annotated[StrictStr, Field(pattern=LANGUAGE_PATTERN)]
     implementation: Name | None = None
-    mode: Literal["sync", "async"] | None = None
+    mode: Mode | None = None
     variant: Name | None = None
     metric: Name
     unit: UnitName

@@ -21,7 +21,7 @@ from benchboard.models import Run
 from benchboard.runs.schemas import ResultUpload, RunUpload
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard.tokens.service import Principal
-from benchboard.units import normalize_unit, unit_info
+from benchboard_ingest.vocabulary import normalize_unit, unit_info
 
 
 @dataclass(frozen=True)

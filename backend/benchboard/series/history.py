@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.models import Result
 from benchboard.series.service import get_series_identity
-from benchboard.units import unit_info
+from benchboard_ingest.vocabulary import unit_info
 
 
 def get_series_history_json(

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from benchboard.units import Direction
+from benchboard_ingest.vocabulary import Direction
 
 
 class FacetValue(BaseModel):

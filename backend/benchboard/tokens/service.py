@@ -5,7 +5,6 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -13,9 +12,8 @@ from sqlalchemy.orm import Session
 
 from benchboard.errors import Conflict, NotFound
 from benchboard.models import ApiToken
+from benchboard.vocabulary import TokenScope
 
-Scope = Literal["upload", "maintain", "admin"]
-SCOPES: tuple[Scope, ...] = ("upload", "maintain", "admin")
 TOKEN_PREFIX = "bb_"  # noqa: S105 - a marker, not a secret
 
 # What each scope may do. Runners' tokens only upload and maintainers' only triage,
@@ -43,7 +41,7 @@ def hash_token(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-def create_token(session: Session, *, name: str, scope: Scope) -> str:
+def create_token(session: Session, *, name: str, scope: TokenScope) -> str:
     """Store a new token and return its secret, which is never stored nor shown again."""
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     session.add(ApiToken(name=name, scope=scope, token_hash=hash_token(secret)))

@@ -18,6 +18,7 @@ from benchboard.runs.store import StoredRun, store_run
 from benchboard.tokens.service import Principal
 from benchboard.tool_formats.service import RunFromTool, tool_output_as_run
 from benchboard_ingest import FORMATS, ParseContext
+from benchboard_ingest.vocabulary import Mode
 
 router = APIRouter(prefix="/api/v1", tags=["ingest"])
 
@@ -48,7 +49,7 @@ async def ingest_tool_output(
     hardware: Annotated[str, Query(min_length=1, max_length=200)],
     language: str | None = None,
     implementation: str | None = None,
-    mode: Literal["sync", "async"] | None = None,
+    mode: Mode | None = None,
     variant: str | None = None,
     benchmark: str | None = None,
     run_id: uuid.UUID | None = None,

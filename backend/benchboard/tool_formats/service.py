@@ -15,8 +15,7 @@ from benchboard.runs.body import parse_upload
 from benchboard.runs.schemas import RunUpload
 from benchboard_ingest import ParseContext, ParseError, apply_overrides, parse_file_content
 from benchboard_ingest.run import RunOptions, build_run
-
-UNKNOWN_LANGUAGE = "unknown"
+from benchboard_ingest.vocabulary import UNKNOWN_LANGUAGE
 
 
 @dataclass(frozen=True)

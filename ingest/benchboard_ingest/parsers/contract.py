@@ -3,31 +3,9 @@
 from __future__ import annotations
 
 from ..jsonutil import JsonNode, load_json
-from ..model import STAT_KEYS, Direction, ParamValue, ParseContext, Result, Stats, set_stat
+from ..model import STAT_KEYS, ParamValue, ParseContext, Result, Stats, set_stat
+from ..vocabulary import DIRECTIONS, UNITS, Direction, normalize_unit
 
-UNITS = frozenset(
-    {
-        "ns",
-        "us",
-        "ms",
-        "s",
-        "ops/s",
-        "req/s",
-        "B/s",
-        "KiB/s",
-        "MiB/s",
-        "GiB/s",
-        "KB/s",
-        "MB/s",
-        "GB/s",
-        "B",
-        "KiB",
-        "MiB",
-        "GiB",
-        "count",
-        "percent",
-    }
-)
 _OPTIONAL_TEXT = ("implementation", "mode", "variant")
 
 
@@ -38,7 +16,7 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
 
 
 def _result(entry: JsonNode, context: ParseContext) -> Result:
-    unit = entry.text("unit").replace("µs", "us")
+    unit = normalize_unit(entry.text("unit"))
     if unit not in UNITS:
         raise entry.fail(
             f"one of the contract units ({', '.join(sorted(UNITS))})", f"{entry.path}.unit"
@@ -70,11 +48,10 @@ def _result(entry: JsonNode, context: ParseContext) -> Result:
 
 def _direction(node: JsonNode) -> Direction:
     value = node.as_str()
-    if value == "lower":
-        return "lower"
-    if value == "higher":
-        return "higher"
-    raise node.fail("'lower' or 'higher'")
+    for direction in DIRECTIONS:
+        if value == direction:
+            return direction
+    raise node.fail(" or ".join(repr(d) for d in DIRECTIONS))
 
 
 def _param(node: JsonNode) -> ParamValue:

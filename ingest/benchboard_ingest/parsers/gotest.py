@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
-from ..model import Direction, Measure, ParamValue, ParseContext, Result, ResultFactory
+from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory
 from ..textutil import TextInput
 from ..units import parse_number
+from ..vocabulary import Direction
 from ._stats import summarize
 
 _LINE = re.compile(r"^(Benchmark\S*?)(?:-(\d+))?\s+(\d+)\s+(\d.*\S)\s*$")

@@ -1,0 +1,40 @@
+"""The vocabularies as a TypeScript module for the dashboard (frontend/src/api/vocabulary.ts).
+
+The front end formats and converts values with the same unit table the service stores
+them with; `make openapi` writes the file and `api_drift` fails when it is stale.
+"""
+
+import json
+from dataclasses import asdict
+
+from benchboard.vocabulary import CHANGE_DIRECTIONS, TRIAGE_STATUSES
+from benchboard_ingest.vocabulary import DIRECTIONS, MODES, UNIT_ALIASES, UNITS
+
+HEADER = """/**
+ * This file was generated from the service's vocabularies (`benchboard vocabulary`).
+ * Do not make direct changes to the file: run `make openapi`.
+ */
+"""
+
+
+def _const(name: str, value: object) -> str:
+    return f"export const {name} = {json.dumps(value, indent=2, ensure_ascii=False)} as const;\n"
+
+
+def typescript_vocabulary() -> str:
+    units = {
+        name: {k: v for k, v in asdict(unit).items() if k != "name"} for name, unit in UNITS.items()
+    }
+    return "\n".join(
+        [
+            HEADER,
+            _const("UNITS", units),
+            _const("UNIT_ALIASES", UNIT_ALIASES),
+            _const("DIRECTIONS", list(DIRECTIONS)),
+            _const("MODES", list(MODES)),
+            _const("CHANGE_DIRECTIONS", list(CHANGE_DIRECTIONS)),
+            _const("TRIAGE_STATUSES", list(TRIAGE_STATUSES)),
+            "export type UnitName = keyof typeof UNITS;\n",
+            'export type UnitDimension = (typeof UNITS)[UnitName]["dimension"];\n',
+        ]
+    )

@@ -1,0 +1,19 @@
+"""The service's own vocabularies; the contract's (units, directions, modes) are in
+`benchboard_ingest.vocabulary`. Tables, API schemas and the detector all derive from here.
+"""
+
+from typing import Literal, get_args
+
+# Which way a detected change moved a series, judged by the series' direction.
+ChangeDirection = Literal["regression", "improvement"]
+CHANGE_DIRECTIONS: tuple[ChangeDirection, ...] = get_args(ChangeDirection)
+
+# Where a maintainer's triage has put a detected change.
+TriageStatus = Literal[
+    "untriaged", "acknowledged", "investigating", "fixed", "wontfix", "expected", "invalid"
+]
+TRIAGE_STATUSES: tuple[TriageStatus, ...] = get_args(TriageStatus)
+
+# What an API token may do (see tokens.service for the grants of each).
+TokenScope = Literal["upload", "maintain", "admin"]
+TOKEN_SCOPES: tuple[TokenScope, ...] = get_args(TokenScope)

@@ -1,0 +1,174 @@
+/**
+ * This file was generated from the service's vocabularies (`benchboard vocabulary`).
+ * Do not make direct changes to the file: run `make openapi`.
+ */
+
+export const UNITS = {
+  "ns": {
+    "dimension": "time",
+    "base_unit": "s",
+    "factor": 1e-09,
+    "default_direction": "lower",
+    "prefixes": "decimal"
+  },
+  "us": {
+    "dimension": "time",
+    "base_unit": "s",
+    "factor": 1e-06,
+    "default_direction": "lower",
+    "prefixes": "decimal"
+  },
+  "ms": {
+    "dimension": "time",
+    "base_unit": "s",
+    "factor": 0.001,
+    "default_direction": "lower",
+    "prefixes": "decimal"
+  },
+  "s": {
+    "dimension": "time",
+    "base_unit": "s",
+    "factor": 1.0,
+    "default_direction": "lower",
+    "prefixes": "decimal"
+  },
+  "B/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1.0,
+    "default_direction": "higher",
+    "prefixes": "binary"
+  },
+  "KiB/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1024.0,
+    "default_direction": "higher",
+    "prefixes": "binary"
+  },
+  "MiB/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1048576.0,
+    "default_direction": "higher",
+    "prefixes": "binary"
+  },
+  "GiB/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1073741824.0,
+    "default_direction": "higher",
+    "prefixes": "binary"
+  },
+  "KB/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1000.0,
+    "default_direction": "higher",
+    "prefixes": "decimal"
+  },
+  "MB/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1000000.0,
+    "default_direction": "higher",
+    "prefixes": "decimal"
+  },
+  "GB/s": {
+    "dimension": "bandwidth",
+    "base_unit": "B/s",
+    "factor": 1000000000.0,
+    "default_direction": "higher",
+    "prefixes": "decimal"
+  },
+  "B": {
+    "dimension": "size",
+    "base_unit": "B",
+    "factor": 1.0,
+    "default_direction": "lower",
+    "prefixes": "binary"
+  },
+  "KiB": {
+    "dimension": "size",
+    "base_unit": "B",
+    "factor": 1024.0,
+    "default_direction": "lower",
+    "prefixes": "binary"
+  },
+  "MiB": {
+    "dimension": "size",
+    "base_unit": "B",
+    "factor": 1048576.0,
+    "default_direction": "lower",
+    "prefixes": "binary"
+  },
+  "GiB": {
+    "dimension": "size",
+    "base_unit": "B",
+    "factor": 1073741824.0,
+    "default_direction": "lower",
+    "prefixes": "binary"
+  },
+  "ops/s": {
+    "dimension": "operation_rate",
+    "base_unit": "ops/s",
+    "factor": 1.0,
+    "default_direction": "higher",
+    "prefixes": "decimal"
+  },
+  "req/s": {
+    "dimension": "request_rate",
+    "base_unit": "req/s",
+    "factor": 1.0,
+    "default_direction": "higher",
+    "prefixes": "decimal"
+  },
+  "count": {
+    "dimension": "count",
+    "base_unit": "count",
+    "factor": 1.0,
+    "default_direction": "lower",
+    "prefixes": "decimal"
+  },
+  "percent": {
+    "dimension": "percent",
+    "base_unit": "percent",
+    "factor": 1.0,
+    "default_direction": "lower",
+    "prefixes": "decimal"
+  }
+} as const;
+
+export const UNIT_ALIASES = {
+  "µs": "us",
+  "μs": "us"
+} as const;
+
+export const DIRECTIONS = [
+  "lower",
+  "higher"
+] as const;
+
+export const MODES = [
+  "sync",
+  "async"
+] as const;
+
+export const CHANGE_DIRECTIONS = [
+  "regression",
+  "improvement"
+] as const;
+
+export const TRIAGE_STATUSES = [
+  "untriaged",
+  "acknowledged",
+  "investigating",
+  "fixed",
+  "wontfix",
+  "expected",
+  "invalid"
+] as const;
+
+export type UnitName = keyof typeof UNITS;
+
+export type UnitDimension = (typeof UNITS)[UnitName]["dimension"];
