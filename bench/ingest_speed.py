@@ -42,6 +42,7 @@ from common import (
 )
 from psycopg.types.json import Jsonb, set_json_dumps
 
+from benchboard.runs.service import RESULT_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -59,11 +60,6 @@ METRICS = (("time_per_op", "us"), ("throughput", "ops/s"))
 BENCHMARKS = 50
 PEERS = "Bencher 2,708 results/s; Conbench 44 results/s; Codespeed 15-26 results/s"
 
-COPY_SQL = (
-    "COPY result (run_id, series_id, started_at, value, unit, value_base, stats, samples)"
-    " FROM STDIN (FORMAT BINARY)"
-)
-COPY_TYPES = ["uuid", "int8", "timestamptz", "float8", "text", "float8", "jsonb", "float8[]"]
 
 Connection = psycopg.Connection[tuple[Any, ...]]
 
@@ -196,7 +192,8 @@ def copy_rows(
     ids: list[int],
     values: list[Figure],
 ) -> list[tuple[Any, ...]]:
-    """The rows the service would write for this run, prepared before timing."""
+    """The rows the service would write for this run (RESULT_COPY's columns), prepared
+    before timing."""
     rows = []
     for ident, series_id, figure in zip(identities, ids, values, strict=True):
         factor = unit_info(ident.unit).factor
@@ -218,10 +215,7 @@ def timed_copy(conn: Connection, hardware_id: int, started_at: datetime, rows: l
         (run_id, SUITE, started_at, hardware_id, len(rows), body, hashlib.sha256(body).digest()),
     )
     started = time.perf_counter()
-    with conn.cursor() as cursor, cursor.copy(COPY_SQL) as copy:
-        copy.set_types(COPY_TYPES)
-        for row in rows:
-            copy.write_row(row)
+    RESULT_COPY.write(conn, rows)
     conn.commit()
     elapsed = time.perf_counter() - started
     conn.execute("DELETE FROM run WHERE id = %s", (run_id,))  # results go with it (CASCADE)

@@ -38,6 +38,8 @@ from common import (
 )
 from psycopg.types.json import Jsonb, set_json_dumps
 
+from benchboard.bulk import CopyLayout
+from benchboard.models import Result, Run, Series
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -57,10 +59,43 @@ RUNS_PER_SUITE = 2_000
 RUN_INTERVAL = timedelta(hours=6)
 STATS_EVERY = 5
 TOTAL_RESULTS = 10_000_000
-RUN_COPY_TYPES = [
-    *("uuid", "text", "text", "timestamptz", "jsonb", "int4", "jsonb", "jsonb", "int4"),
-    *("bytea", "bytea"),
-]
+SERIES_COPY = CopyLayout.of(
+    Series.fingerprint,
+    Series.suite,
+    Series.benchmark,
+    Series.params,
+    Series.language,
+    Series.implementation,
+    Series.mode,
+    Series.variant,
+    Series.hardware_id,
+    Series.metric,
+    Series.unit,
+    Series.base_unit,
+    Series.direction,
+)
+RUN_COPY = CopyLayout.of(
+    Run.id,
+    Run.suite,
+    Run.name,
+    Run.started_at,
+    Run.git,
+    Run.hardware_id,
+    Run.environment,
+    Run.tags,
+    Run.result_count,
+    Run.upload_body,
+    Run.upload_sha256,
+)
+RESULT_COPY = CopyLayout.of(
+    Result.run_id,
+    Result.series_id,
+    Result.started_at,
+    Result.value,
+    Result.unit,
+    Result.value_base,
+    Result.stats,
+)
 PLACEHOLDER_BODY = b'{"generated": "bench/read_speed.py"}'
 
 HISTORY_TARGET_MS = 20.0
@@ -159,13 +194,6 @@ def all_runs(started: datetime) -> list[RunSpec]:
     return sorted(runs, key=lambda run: run.started_at)
 
 
-def copy_rows(conn: Connection, statement: str, types: list[str], rows: Any) -> None:
-    with conn.cursor() as cursor, cursor.copy(statement) as copy:
-        copy.set_types(types)
-        for row in rows:
-            copy.write_row(row)
-
-
 def insert_hardware(conn: Connection) -> dict[str, int]:
     ids = {}
     for machine in MACHINES:
@@ -201,13 +229,7 @@ def insert_series(
                 info.default_direction,
             )
         )
-    copy_rows(
-        conn,
-        "COPY series (fingerprint, suite, benchmark, params, language, implementation, mode,"
-        " variant, hardware_id, metric, unit, base_unit, direction) FROM STDIN (FORMAT BINARY)",
-        ["bytea", "text", "text", "jsonb", "text", "text", "text", "text", "int4"] + ["text"] * 4,
-        rows,
-    )
+    SERIES_COPY.write(conn, rows)
     cursor = conn.execute("SELECT fingerprint, id FROM series")
     return {bytes(fingerprint): int(series_id) for fingerprint, series_id in cursor}
 
@@ -232,13 +254,7 @@ def insert_runs(
         )
         for run in runs
     )
-    copy_rows(
-        conn,
-        "COPY run (id, suite, name, started_at, git, hardware_id, environment, tags,"
-        " result_count, upload_body, upload_sha256) FROM STDIN (FORMAT BINARY)",
-        RUN_COPY_TYPES,
-        rows,
-    )
+    RUN_COPY.write(conn, rows)
 
 
 def result_rows(
@@ -309,13 +325,7 @@ def generate(service: BenchService, seed: int) -> None:
         for name, _ in indexes:
             conn.execute(f'DROP INDEX "{name}"')
         print(f"COPY {len(runs) * per_suite:,} results", flush=True)
-        copy_rows(
-            conn,
-            "COPY result (run_id, series_id, started_at, value, unit, value_base, stats)"
-            " FROM STDIN (FORMAT BINARY)",
-            ["uuid", "int8", "timestamptz", "float8", "text", "float8", "jsonb"],
-            result_rows(runs, by_suite, rng),
-        )
+        RESULT_COPY.write(conn, result_rows(runs, by_suite, rng))
         print("building indexes and constraints of result", flush=True)
         for _, definition in indexes:
             conn.execute(definition)

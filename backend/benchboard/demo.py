@@ -6,7 +6,7 @@ from importlib import resources
 from sqlalchemy.orm import Session
 
 from benchboard.runs.body import parse_upload
-from benchboard.runs.store import StoredRun, store_run
+from benchboard.runs.service import StoredRun, store_run
 
 logger = logging.getLogger(__name__)
 

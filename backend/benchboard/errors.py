@@ -4,7 +4,8 @@ Envelope: {"error": code, "message": text, "fields": [{"path": "results[3].value
 "message": "must be a finite number"}]}.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -85,23 +86,44 @@ def json_path(location: Sequence[int | str]) -> str:
     return path or "(body)"
 
 
+# Where FastAPI says a request value came from; the reader needs only the field's path.
+_REQUEST_PARTS = {"query", "path", "body", "header"}
+# pydantic names the member of a union that failed ('int', 'constrained-str'…); those tags
+# are folded so that each path gets one message.
+_UNION_TAGS = {"bool", "int", "float", "str", "constrained-str", "list[float]", "none"}
+
+
+def field_errors(details: Sequence[Mapping[str, Any]]) -> list[FieldError]:
+    """pydantic's error details as one FieldError per JSON path, in the order first met."""
+    merged: dict[str, list[str]] = {}
+    for detail in details:
+        location = list(detail["loc"])
+        if location and location[0] in _REQUEST_PARTS:
+            location.pop(0)
+        while location and isinstance(location[-1], str) and location[-1] in _UNION_TAGS:
+            location.pop()
+        messages = merged.setdefault(json_path(location), [])
+        if detail["msg"] not in messages:
+            messages.append(detail["msg"])
+    return [FieldError(path=path, message=" or ".join(msgs)) for path, msgs in merged.items()]
+
+
+def validation_failed(subject: str, fields: Sequence[FieldError]) -> ValidationFailed:
+    """A 422 whose message names the first few fields, e.g. 'the upload is not valid: …'."""
+    summary = "; ".join(f"{field.path}: {field.message}" for field in fields[:5])
+    more = f" (and {len(fields) - 5} more)" if len(fields) > 5 else ""
+    return ValidationFailed(f"{subject}: {summary}{more}", fields)
+
+
 def _envelope(error: AppError) -> JSONResponse:
     body = ErrorOut(error=error.code, message=error.message, fields=error.fields)
     headers = {"WWW-Authenticate": "Bearer"} if isinstance(error, Unauthorized) else None
     return JSONResponse(body.model_dump(), status_code=error.status_code, headers=headers)
 
 
-def _query_validation_error(_: Request, exc: Exception) -> JSONResponse:
+def _request_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    fields = [
-        FieldError(
-            path=json_path([p for p in err["loc"] if p not in ("query", "path", "body")]),
-            message=err["msg"],
-        )
-        for err in exc.errors()
-    ]
-    summary = "; ".join(f"{f.path}: {f.message}" for f in fields)
-    return _envelope(ValidationFailed(f"invalid request: {summary}", fields))
+    return _envelope(validation_failed("invalid request", field_errors(exc.errors())))
 
 
 def _http_error(_: Request, exc: Exception) -> JSONResponse:
@@ -120,5 +142,5 @@ def _app_error(_: Request, exc: Exception) -> JSONResponse:
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error)
-    app.add_exception_handler(RequestValidationError, _query_validation_error)
+    app.add_exception_handler(RequestValidationError, _request_validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -18,7 +18,7 @@ from benchboard.compare.schemas import (
 )
 from benchboard.compare.significance import summarize, welch_p_value
 from benchboard.models import Hardware, Result, Series
-from benchboard.runs.service import get_run_summary
+from benchboard.runs.queries import get_run_summary
 from benchboard.series.filters import SeriesFilter
 from benchboard.series.schemas import ResultIdentity, SeriesValue
 from benchboard.series.service import (

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
@@ -14,15 +14,14 @@ from benchboard.regressions.schemas import (
     RegressionPage,
     RegressionTriage,
 )
+from benchboard.regressions.service import RegressionFilter
 from benchboard.vocabulary import ChangeDirection, TriageStatus
 
 router = APIRouter(prefix="/api/v1/regressions", tags=["regressions"])
 _NOT_FOUND: dict[int | str, dict[str, object]] = {404: {"model": ErrorOut}}
 
 
-@router.get("", dependencies=[ReadAccess])
-def list_regressions(
-    session: SessionDep,
+def regression_filter(
     suite: str | None = None,
     language: str | None = None,
     hardware: str | None = None,
@@ -31,22 +30,28 @@ def list_regressions(
     status: TriageStatus | None = None,
     direction: ChangeDirection | None = None,
     since: datetime | None = None,
+) -> RegressionFilter:
+    return RegressionFilter(
+        suite=suite,
+        language=language,
+        hardware=hardware,
+        benchmark=benchmark,
+        series_id=series_id,
+        status=status,
+        direction=direction,
+        since=since,
+    )
+
+
+@router.get("", dependencies=[ReadAccess])
+def list_regressions(
+    session: SessionDep,
+    regression_filter: Annotated[RegressionFilter, Depends(regression_filter)],
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     cursor: str | None = None,
 ) -> RegressionPage:
     """Detected changes, newest first."""
-    filters = {
-        "suite": suite,
-        "language": language,
-        "hardware": hardware,
-        "benchmark": benchmark,
-        "series_id": series_id,
-        "status": status,
-        "direction": direction,
-    }
-    return service.list_regressions(
-        session, filters=filters, since=since, limit=limit, cursor=cursor
-    )
+    return service.list_regressions(session, regression_filter, limit=limit, cursor=cursor)
 
 
 @router.get("/{regression_id}", dependencies=[ReadAccess], responses=_NOT_FOUND)

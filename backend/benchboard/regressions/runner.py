@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from fastapi import BackgroundTasks, Request
 from sqlalchemy import literal_column, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from benchboard.config import Settings
 from benchboard.models import Regression, RegressionEvent, Result, Series
 from benchboard.regressions.detect import (
     DetectedChange,
@@ -189,6 +191,16 @@ def _store_new(
         )
     )
     return regression.id
+
+
+def schedule_detection(
+    background: BackgroundTasks, request: Request, series_ids: list[int]
+) -> None:
+    """Check the series after the response, in the web process (see detect_after_upload)."""
+    settings: Settings = request.app.state.settings
+    background.add_task(
+        detect_after_upload, request.app.state.session_factory, series_ids, settings.webhook_url
+    )
 
 
 def detect_after_upload(

@@ -1,14 +1,15 @@
 """Regressions: listing, triage with an audit trail."""
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, select, tuple_
+from sqlalchemy import ColumnElement, Select, select
 from sqlalchemy.orm import Session
 
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import Hardware, Regression, RegressionEvent, Series
-from benchboard.pagination import decode_cursor, encode_cursor
+from benchboard.pagination import Keyset, keyset_page
 from benchboard.regressions.schemas import (
     RegressionEventOut,
     RegressionHistory,
@@ -18,6 +19,7 @@ from benchboard.regressions.schemas import (
 )
 from benchboard.series.service import series_identity
 from benchboard.tokens.service import Principal
+from benchboard.vocabulary import ChangeDirection, TriageStatus
 
 
 def _query() -> Select[Any]:
@@ -48,40 +50,45 @@ def _out(row: Any) -> RegressionOut:
     )
 
 
+@dataclass(frozen=True)
+class RegressionFilter:
+    """Detected changes of a suite, language, benchmark, machine or series, by status,
+    direction and date; every given field must match."""
+
+    suite: str | None = None
+    language: str | None = None
+    benchmark: str | None = None
+    hardware: str | None = None
+    series_id: int | None = None
+    status: TriageStatus | None = None
+    direction: ChangeDirection | None = None
+    since: datetime | None = None
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        equal_to: list[tuple[Any, object]] = [
+            (Series.suite, self.suite),
+            (Series.language, self.language),
+            (Series.benchmark, self.benchmark),
+            (Hardware.name, self.hardware),
+            (Regression.series_id, self.series_id),
+            (Regression.status, self.status),
+            (Regression.direction, self.direction),
+        ]
+        conditions = [column == value for column, value in equal_to if value is not None]
+        if self.since is not None:
+            conditions.append(Regression.started_at >= self.since)
+        return conditions
+
+
+NEWEST_FIRST = Keyset((Regression.started_at, Regression.id), descending=True)
+
+
 def list_regressions(
-    session: Session,
-    *,
-    filters: dict[str, Any],
-    since: datetime | None,
-    limit: int,
-    cursor: str | None,
+    session: Session, regression_filter: RegressionFilter, *, limit: int, cursor: str | None
 ) -> RegressionPage:
-    """Newest first; `filters` maps suite/language/benchmark/hardware/status/direction/series_id."""
-    columns = {
-        "suite": Series.suite,
-        "language": Series.language,
-        "benchmark": Series.benchmark,
-        "hardware": Hardware.name,
-        "status": Regression.status,
-        "direction": Regression.direction,
-        "series_id": Regression.series_id,
-    }
-    query = _query().order_by(Regression.started_at.desc(), Regression.id.desc()).limit(limit + 1)
-    for name, value in filters.items():
-        if value is not None:
-            query = query.where(columns[name] == value)
-    if since is not None:
-        query = query.where(Regression.started_at >= since)
-    if cursor is not None:
-        started_at, regression_id = decode_cursor(cursor)
-        query = query.where(
-            tuple_(Regression.started_at, Regression.id)
-            < (datetime.fromisoformat(str(started_at)), int(str(regression_id)))
-        )
-    rows = session.execute(query).all()
-    items = [_out(row) for row in rows[:limit]]
-    next_cursor = encode_cursor(items[-1].started_at, items[-1].id) if len(rows) > limit else None
-    return RegressionPage(items=items, next_cursor=next_cursor)
+    query = _query().where(*regression_filter.conditions())
+    page = keyset_page(session, query, NEWEST_FIRST, limit=limit, cursor=cursor)
+    return RegressionPage(items=[_out(row) for row in page.rows], next_cursor=page.next_cursor)
 
 
 def get_regression(session: Session, regression_id: int) -> RegressionOut:

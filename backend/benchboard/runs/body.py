@@ -9,13 +9,10 @@ from benchboard.errors import (
     MalformedBody,
     UnsupportedMediaType,
     ValidationFailed,
-    json_path,
+    field_errors,
+    validation_failed,
 )
 from benchboard.runs.schemas import RunUpload
-
-# pydantic names the member of a union that failed ('int', 'constrained-str'…); the
-# reader only needs the field, so those tags are folded into one message per path.
-_UNION_TAGS = {"bool", "int", "float", "str", "constrained-str", "list[float]", "none"}
 
 
 async def read_body(request: Request, *, limit: int) -> bytes:
@@ -53,15 +50,4 @@ def _as_app_error(error: ValidationError) -> MalformedBody | ValidationFailed:
         reason = details[0]["ctx"].get("error", "invalid JSON") if details[0].get("ctx") else ""
         field = FieldError(path="(body)", message=f"not valid JSON: {reason}")
         return MalformedBody(f"the body is not valid JSON: {reason}", [field])
-    merged: dict[str, list[str]] = {}
-    for detail in details:
-        location = list(detail["loc"])
-        while location and isinstance(location[-1], str) and location[-1] in _UNION_TAGS:
-            location.pop()
-        messages = merged.setdefault(json_path(location), [])
-        if detail["msg"] not in messages:
-            messages.append(detail["msg"])
-    fields = [FieldError(path=path, message=" or ".join(msgs)) for path, msgs in merged.items()]
-    summary = "; ".join(f"{field.path}: {field.message}" for field in fields[:5])
-    more = f" (and {len(fields) - 5} more)" if len(fields) > 5 else ""
-    return ValidationFailed(f"the upload is not valid: {summary}{more}", fields)
+    return validation_failed("the upload is not valid", field_errors(details))

@@ -4,23 +4,40 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from benchboard.config import Settings
 from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
-from benchboard.regressions.runner import detect_after_upload
-from benchboard.runs import service
+from benchboard.regressions.runner import schedule_detection
+from benchboard.runs import queries, service
 from benchboard.runs.body import parse_upload, read_body, require_json
+from benchboard.runs.queries import RunFilter
 from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload, SuiteList
-from benchboard.runs.store import StoredRun, store_run
+from benchboard.runs.service import StoredRun
 from benchboard.tokens.service import Principal
 
 router = APIRouter(prefix="/api/v1", tags=["runs"])
+
+
+def run_filter(
+    suite: str | None = None,
+    hardware: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    tag: Annotated[list[str] | None, Query(description="k=v, repeatable")] = None,
+) -> RunFilter:
+    return RunFilter(
+        suite=suite,
+        hardware=hardware,
+        tags=key_values(tag or [], "tag"),
+        since=since,
+        until=until,
+    )
+
 
 _UPLOAD_ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorOut} for code in (400, 401, 403, 409, 413, 415, 422)
@@ -51,66 +68,36 @@ async def create_run(
     body = await read_body(request, limit=settings.max_body_bytes)
     # Validating and storing 100,000 results is CPU and database work: off the event loop.
     stored = await run_in_threadpool(_parse_and_store, session, body, token)
-    return answer_stored_run(stored, request, response, background)
-
-
-def answer_stored_run(
-    stored: StoredRun, request: Request, response: Response, background: BackgroundTasks
-) -> RunCreated:
-    """201 and change detection for a new run; 200 for an idempotent repeat."""
     if stored.created:
-        settings: Settings = request.app.state.settings
-        background.add_task(
-            detect_after_upload,
-            request.app.state.session_factory,
-            stored.series_ids,
-            settings.webhook_url,
-        )
-    else:
-        response.status_code = 200
-    return RunCreated(
-        id=stored.id, url=f"/api/v1/runs/{stored.id}", result_count=stored.result_count
-    )
+        schedule_detection(background, request, stored.series_ids)
+    return service.answer_upload(stored, response)
 
 
 def _parse_and_store(session: Session, body: bytes, token: Principal) -> StoredRun:
-    return store_run(session, parse_upload(body), raw_body=body, uploader=token)
+    return service.store_run(session, parse_upload(body), raw_body=body, uploader=token)
 
 
 @router.get("/suites", dependencies=[ReadAccess])
 def list_suites(session: SessionDep) -> SuiteList:
     """Every suite with its run, result and series counts, dates, languages and machines."""
-    return service.list_suites(session)
+    return queries.list_suites(session)
 
 
 @router.get("/runs", dependencies=[ReadAccess])
 def list_runs(
     session: SessionDep,
-    suite: str | None = None,
-    hardware: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    run_filter: Annotated[RunFilter, Depends(run_filter)],
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     cursor: str | None = None,
-    tag: Annotated[list[str] | None, Query(description="k=v, repeatable")] = None,
 ) -> RunPage:
     """Runs, newest first, filtered by suite, hardware, time and tags (`tag=k=v`)."""
-    return service.list_runs(
-        session,
-        suite=suite,
-        tags=key_values(tag or [], "tag"),
-        hardware=hardware,
-        since=since,
-        until=until,
-        limit=limit,
-        cursor=cursor,
-    )
+    return queries.list_runs(session, run_filter, limit=limit, cursor=cursor)
 
 
 @router.get("/runs/{run_id}", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})
 def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
     """One run with its metadata and every result."""
-    return service.get_run(session, run_id)
+    return queries.get_run(session, run_id)
 
 
 @router.get(
@@ -121,7 +108,7 @@ def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
 )
 def get_run_upload(run_id: uuid.UUID, session: SessionDep) -> Response:
     """The run's upload exactly as it was sent."""
-    body = service.get_upload_body(session, run_id)
+    body = queries.get_upload_body(session, run_id)
     return Response(
         body,
         media_type="application/json",

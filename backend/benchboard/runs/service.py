@@ -1,200 +1,280 @@
-"""Reading runs: the list, one run with its results, the raw upload."""
+"""Storing an upload: whole or not at all, inside the request's transaction.
 
-import os
+The bulk parts talk to psycopg directly: new series are inserted with one `unnest`
+statement and results are written with binary COPY (bulk.py), because one upload may
+carry 100,000 results and row-by-row inserts are 3-5x slower. Everything else is
+SQLAlchemy.
+"""
+
+import hashlib
 import uuid
-from datetime import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Select, func, literal, select, tuple_
-from sqlalchemy.dialects.postgresql import aggregate_order_by
+import orjson
+import psycopg
+from fastapi import Response
+from psycopg.types.json import Jsonb
+from sqlalchemy import ColumnElement, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from benchboard.errors import NotFound
+from benchboard.bulk import CopyLayout
+from benchboard.errors import Conflict, FieldError, ValidationFailed
 from benchboard.models import Hardware, Result, Run, Series
-from benchboard.pagination import decode_cursor, encode_cursor
-from benchboard.runs.schemas import (
-    HardwareOut,
-    ResultOut,
-    RunDetail,
-    RunPage,
-    RunSummary,
-    SuiteList,
-    SuiteOut,
-)
-from benchboard.series.schemas import ResultIdentity
-
-MIN_TITLE = 12
+from benchboard.runs.schemas import ResultUpload, RunCreated, RunUpload
+from benchboard.series.identity import canonical_params, series_fingerprint
+from benchboard.tokens.service import Principal
+from benchboard_ingest.vocabulary import normalize_unit, unit_info
 
 
-def _summary_query() -> Select[tuple[Run, str]]:
-    return select(Run, Hardware.name).join(Hardware, Hardware.id == Run.hardware_id)
+@dataclass(frozen=True)
+class StoredRun:
+    id: uuid.UUID
+    result_count: int
+    created: bool
+    series_ids: list[int]
 
 
-def _summary(run: Run, hardware_name: str) -> RunSummary:
-    return RunSummary(
-        id=run.id,
-        suite=run.suite,
-        name=run.name,
-        started_at=run.started_at,
-        hardware_name=hardware_name,
-        result_count=run.result_count,
-        source_url=run.source_url,
-        tags=run.tags,
-        created_at=run.created_at,
+@dataclass(frozen=True)
+class _SeriesRow:
+    fingerprint: bytes
+    result: ResultUpload
+    unit: str
+    base_unit: str
+    factor: float
+    direction: str
+
+
+def store_run(
+    session: Session, upload: RunUpload, *, raw_body: bytes, uploader: Principal | None
+) -> StoredRun:
+    """Store a validated upload; an existing run with the same id answers idempotently."""
+    run_id = upload.id or uuid.uuid4()
+    rows = _series_rows(upload)
+    hardware_id = _upsert_hardware(session, upload)
+    if not _insert_run(session, upload, run_id, hardware_id, raw_body, uploader):
+        return _existing_run(session, run_id, raw_body)
+    series_ids = _resolve_series(session, upload.suite, hardware_id, rows)
+    RESULT_COPY.write(_driver_connection(session), _result_rows(run_id, upload, rows, series_ids))
+    return StoredRun(id=run_id, result_count=len(rows), created=True, series_ids=series_ids)
+
+
+def answer_upload(stored: StoredRun, response: Response) -> RunCreated:
+    """201 with where the run is for a new run; 200 for an idempotent repeat."""
+    response.status_code = 201 if stored.created else 200
+    return RunCreated(
+        id=stored.id, url=f"/api/v1/runs/{stored.id}", result_count=stored.result_count
     )
 
 
-def list_runs(
-    session: Session,
-    *,
-    suite: str | None,
-    tags: dict[str, str],
-    hardware: str | None,
-    since: datetime | None,
-    until: datetime | None,
-    limit: int,
-    cursor: str | None,
-) -> RunPage:
-    query = _summary_query().order_by(Run.started_at.desc(), Run.id.desc()).limit(limit + 1)
-    if suite is not None:
-        query = query.where(Run.suite == suite)
-    if hardware is not None:
-        query = query.where(Hardware.name == hardware)
-    if tags:
-        query = query.where(Run.tags.contains(tags))  # served by the GIN index on tags
-    if since is not None:
-        query = query.where(Run.started_at >= since)
-    if until is not None:
-        query = query.where(Run.started_at <= until)
-    if cursor is not None:
-        started_at, run_id = decode_cursor(cursor)
-        after = (datetime.fromisoformat(str(started_at)), uuid.UUID(str(run_id)))
-        query = query.where(tuple_(Run.started_at, Run.id) < tuple_(*map(literal, after)))
-    rows = session.execute(query).all()
-    items = [_summary(run, name) for run, name in rows[:limit]]
-    next_cursor = encode_cursor(items[-1].started_at, items[-1].id) if len(rows) > limit else None
-    return RunPage(items=items, next_cursor=next_cursor)
-
-
-def _run_row(session: Session, run_id: uuid.UUID) -> tuple[Run, str]:
-    row = session.execute(_summary_query().where(Run.id == run_id)).one_or_none()
-    if row is None:
-        raise NotFound(f"no run {run_id}")
-    return row._tuple()
-
-
-def get_run_summary(session: Session, run_id: uuid.UUID) -> RunSummary:
-    return _summary(*_run_row(session, run_id))
-
-
-def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
-    run, hardware_name = _run_row(session, run_id)
-    hardware_info = session.scalar(select(Hardware.info).where(Hardware.id == run.hardware_id))
-    results = session.execute(
-        select(Result, Series, func.coalesce(func.cardinality(Result.samples), 0))
-        .join(Series, Series.id == Result.series_id)
-        .where(Result.run_id == run_id)
-        .order_by(Result.id)
-    ).all()
-    return RunDetail(
-        **_summary(run, hardware_name).model_dump(),
-        git=run.git,
-        environment=run.environment,
-        hardware=HardwareOut(name=hardware_name, info=hardware_info or {}),
-        results=[_result_out(result, series, count) for result, series, count in results],
-    )
-
-
-def _result_out(result: Result, series: Series, sample_count: int) -> ResultOut:
-    return ResultOut(
-        **ResultIdentity.model_validate(series).model_dump(),
-        id=result.id,
-        series_id=series.id,
-        unit=result.unit,
-        value=result.value,
-        value_base=result.value_base,
-        stats=result.stats,
-        sample_count=sample_count,
-    )
-
-
-def get_upload_body(session: Session, run_id: uuid.UUID) -> bytes:
-    body = session.scalar(select(Run.upload_body).where(Run.id == run_id))
-    if body is None:
-        raise NotFound(f"no run {run_id}")
-    return body
-
-
-def suite_title(names: list[str | None], *, newest: str | None) -> str | None:
-    """What the suite's runs are called in common ("Study X (8 cores)", "Study X (40 cores)"
-    → "Study X"), else the newest run's name."""
-    named = [name for name in names if name]
-    # Character by character on purpose: these are titles, not paths.
-    common = os.path.commonprefix(named).rstrip(" ([-–—:,") if len(named) > 1 else ""  # noqa: RUF071
-    return common if len(common) >= MIN_TITLE else newest
-
-
-def list_suites(session: Session) -> SuiteList:
-    """Every suite; its title is its newest run's name, its description a `description` tag."""
-    newest = (
-        select(Run.suite, Run.name, Run.tags["description"].astext.label("description"))
-        .distinct(Run.suite)
-        .order_by(Run.suite, Run.started_at.desc())
-        .subquery()
-    )
-    runs = (
-        select(
-            Run.suite,
-            func.count().label("run_count"),
-            func.sum(Run.result_count).label("result_count"),
-            func.min(Run.started_at).label("first_started_at"),
-            func.max(Run.started_at).label("last_started_at"),
-            func.array_agg(Run.name.distinct()).label("names"),
+def _series_rows(upload: RunUpload) -> list[_SeriesRow]:
+    rows: list[_SeriesRow] = []
+    first_index: dict[bytes, int] = {}
+    duplicates: list[FieldError] = []
+    for index, result in enumerate(upload.results):
+        fingerprint = series_fingerprint(
+            suite=upload.suite,
+            benchmark=result.benchmark,
+            params=result.params,
+            language=result.language,
+            implementation=result.implementation,
+            mode=result.mode,
+            variant=result.variant,
+            hardware=upload.hardware.name,
+            metric=result.metric,
         )
-        .group_by(Run.suite)
-        .subquery()
-    )
-    series = (
-        select(
-            Series.suite,
-            func.count().label("series_count"),
-            func.array_agg(aggregate_order_by(Series.language.distinct(), Series.language)).label(
-                "languages"
-            ),
-            func.array_agg(aggregate_order_by(Hardware.name.distinct(), Hardware.name)).label(
-                "hardware"
-            ),
-        )
-        .join(Hardware, Hardware.id == Series.hardware_id)
-        .group_by(Series.suite)
-        .subquery()
-    )
-    rows = session.execute(
-        select(
-            runs,
-            newest.c.name,
-            newest.c.description,
-            series.c.series_count,
-            series.c.languages,
-            series.c.hardware,
-        )
-        .join(newest, newest.c.suite == runs.c.suite)
-        .join(series, series.c.suite == runs.c.suite)
-        .order_by(runs.c.last_started_at.desc())
-    ).all()
-    return SuiteList(
-        items=[
-            SuiteOut(
-                suite=r.suite,
-                title=suite_title(r.names, newest=r.name),
-                description=r.description,
-                run_count=r.run_count,
-                result_count=r.result_count,
-                series_count=r.series_count,
-                first_started_at=r.first_started_at,
-                last_started_at=r.last_started_at,
-                languages=r.languages,
-                hardware=r.hardware,
+        if fingerprint in first_index:
+            duplicates.append(
+                FieldError(
+                    path=f"results[{index}]",
+                    message=f"same series as results[{first_index[fingerprint]}]: a run holds one "
+                    "result per benchmark, params, language, implementation, mode, variant, metric",
+                )
             )
-            for r in rows
-        ]
+            continue
+        first_index[fingerprint] = index
+        unit = normalize_unit(result.unit)
+        info = unit_info(unit)
+        direction = result.direction or info.default_direction
+        rows.append(_SeriesRow(fingerprint, result, unit, info.base_unit, info.factor, direction))
+    if duplicates:
+        raise ValidationFailed(f"{len(duplicates)} duplicate series in one run", duplicates)
+    return rows
+
+
+def _upsert_hardware(session: Session, upload: RunUpload) -> int:
+    """The machine's id; further keys of its description are merged into what is known."""
+    info = upload.hardware.model_dump(exclude={"name"}, exclude_none=True)
+    insert = pg_insert(Hardware).values(name=upload.hardware.name, info=info)
+    statement = insert.on_conflict_do_update(
+        index_elements=[Hardware.name],
+        set_={Hardware.info: Hardware.info.concat(insert.excluded.info)},
+        where=~Hardware.info.contains(insert.excluded.info),
+    ).returning(Hardware.id)
+    hardware_id = session.scalar(statement)
+    if hardware_id is None:  # known already, with nothing new to add
+        hardware_id = session.scalar(
+            select(Hardware.id).where(Hardware.name == upload.hardware.name)
+        )
+    assert hardware_id is not None
+    return hardware_id
+
+
+def _insert_run(
+    session: Session,
+    upload: RunUpload,
+    run_id: uuid.UUID,
+    hardware_id: int,
+    raw_body: bytes,
+    uploader: Principal | None,
+) -> bool:
+    """Insert the run row; False when the id exists (a concurrent twin waits for the first)."""
+    statement = (
+        pg_insert(Run)
+        .values(
+            id=run_id,
+            suite=upload.suite,
+            name=upload.name,
+            started_at=upload.started_at,
+            source_url=upload.source_url,
+            git=upload.git.model_dump(exclude_none=True) if upload.git else None,
+            hardware_id=hardware_id,
+            environment=upload.environment,
+            tags=upload.tags,
+            result_count=len(upload.results),
+            upload_body=raw_body,
+            upload_sha256=hashlib.sha256(raw_body).digest(),
+            uploaded_by=uploader.token_id if uploader else None,
+        )
+        .on_conflict_do_nothing(index_elements=[Run.id])
+        .returning(Run.id)
     )
+    return session.scalar(statement) is not None
+
+
+def _existing_run(session: Session, run_id: uuid.UUID, raw_body: bytes) -> StoredRun:
+    stored = session.execute(
+        select(Run.upload_sha256, Run.upload_body, Run.result_count).where(Run.id == run_id)
+    ).one()
+    same_bytes = stored.upload_sha256 == hashlib.sha256(raw_body).digest()
+    if not same_bytes and orjson.loads(stored.upload_body) != orjson.loads(raw_body):
+        raise Conflict(f"run {run_id} exists with a different body; send a new id")
+    return StoredRun(id=run_id, result_count=stored.result_count, created=False, series_ids=[])
+
+
+def _driver_connection(session: Session) -> psycopg.Connection[Any]:
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    return driver
+
+
+def _resolve_series(
+    session: Session, suite: str, hardware_id: int, rows: list[_SeriesRow]
+) -> list[int]:
+    """Series ids in the order of `rows`, creating the series that are new."""
+    known = _suite_series(session, suite, hardware_id)
+    missing = sorted(
+        (row for row in rows if row.fingerprint not in known), key=lambda row: row.fingerprint
+    )  # one lock order against deadlocks
+    if missing:
+        known.update(_insert_series(_driver_connection(session), suite, hardware_id, missing))
+        # Series a concurrent upload created first: ON CONFLICT skipped them.
+        raced = [row.fingerprint for row in missing if row.fingerprint not in known]
+        if raced:
+            known.update(_series_where(session, Series.fingerprint.in_(raced)))
+    _check_units_match(rows, known)
+    return [known[row.fingerprint][0] for row in rows]
+
+
+_Known = dict[bytes, tuple[int, str]]
+
+
+def _suite_series(session: Session, suite: str, hardware_id: int) -> _Known:
+    """Every series of the suite on this machine: a superset of the run's, since both are
+    part of each series' identity; one scan is far cheaper than 100,000 key lookups."""
+    return _series_where(session, Series.suite == suite, Series.hardware_id == hardware_id)
+
+
+def _series_where(session: Session, *conditions: ColumnElement[bool]) -> _Known:
+    rows = session.execute(
+        select(Series.fingerprint, Series.id, Series.base_unit).where(*conditions)
+    ).tuples()
+    return {
+        bytes(fingerprint): (series_id, base_unit) for fingerprint, series_id, base_unit in rows
+    }
+
+
+def _insert_series(
+    conn: psycopg.Connection[Any], suite: str, hardware_id: int, rows: list[_SeriesRow]
+) -> _Known:
+    cursor = conn.execute(
+        "INSERT INTO series (fingerprint, suite, benchmark, params, language, implementation,"
+        " mode, variant, hardware_id, metric, unit, base_unit, direction)"
+        " SELECT f, %s, b, p, l, i, m, v, %s, me, u, bu, d FROM unnest("
+        " %s::bytea[], %s::text[], %s::jsonb[], %s::text[], %s::text[], %s::text[], %s::text[],"
+        " %s::text[], %s::text[], %s::text[], %s::text[]) AS t(f, b, p, l, i, m, v, me, u, bu, d)"
+        " ON CONFLICT (fingerprint) DO NOTHING RETURNING fingerprint, id, base_unit",
+        (
+            suite,
+            hardware_id,
+            [row.fingerprint for row in rows],
+            [row.result.benchmark for row in rows],
+            [Jsonb(canonical_params(row.result.params)) for row in rows],
+            [row.result.language for row in rows],
+            [row.result.implementation for row in rows],
+            [row.result.mode for row in rows],
+            [row.result.variant for row in rows],
+            [row.result.metric for row in rows],
+            [row.unit for row in rows],
+            [row.base_unit for row in rows],
+            [row.direction for row in rows],
+        ),
+    )
+    return {bytes(fp): (series_id, base_unit) for fp, series_id, base_unit in cursor}
+
+
+def _check_units_match(rows: list[_SeriesRow], known: _Known) -> None:
+    errors = [
+        FieldError(
+            path=f"results[{index}].unit",
+            message=f"'{row.unit}' does not measure what this series measures "
+            f"(its unit converts to '{known[row.fingerprint][1]}')",
+        )
+        for index, row in enumerate(rows)
+        if known[row.fingerprint][1] != row.base_unit
+    ]
+    if errors:
+        raise ValidationFailed("units do not match the series they extend", errors)
+
+
+# The columns an upload writes to `result`, in the order _result_rows yields them.
+RESULT_COPY = CopyLayout.of(
+    Result.run_id,
+    Result.series_id,
+    Result.started_at,
+    Result.value,
+    Result.unit,
+    Result.value_base,
+    Result.stats,
+    Result.samples,
+)
+
+
+def _result_rows(
+    run_id: uuid.UUID, upload: RunUpload, rows: list[_SeriesRow], series_ids: list[int]
+) -> Iterator[tuple[Any, ...]]:
+    for row, series_id in zip(rows, series_ids, strict=True):
+        result = row.result
+        stats = result.stats.model_dump(exclude_none=True) if result.stats else None
+        yield (
+            run_id,
+            series_id,
+            upload.started_at,
+            result.value,
+            row.unit,
+            result.value * row.factor,
+            Jsonb(stats) if stats else None,
+            result.samples,
+        )

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.errors import NotFound
 from benchboard.models import Hardware, Result, Series
-from benchboard.pagination import decode_cursor, encode_cursor
+from benchboard.pagination import Keyset, keyset_page
 from benchboard.series.filters import DIMENSIONS, SeriesFilter, dimension_column
 from benchboard.series.schemas import (
     Facets,
@@ -68,6 +68,9 @@ def latest_result(series_id: Any) -> Any:
     )
 
 
+BY_ID = Keyset((Series.id,))
+
+
 def list_series(
     session: Session, series_filter: SeriesFilter, *, limit: int, cursor: str | None
 ) -> SeriesPage:
@@ -77,16 +80,9 @@ def list_series(
         series_filter.apply(series_with_hardware())
         .add_columns(run_count.label("run_count"), *latest.c)
         .outerjoin(latest, literal_column("true"))
-        .order_by(Series.id)
-        .limit(limit + 1)
     )
-    if cursor is not None:
-        (after_id,) = decode_cursor(cursor)
-        query = query.where(Series.id > int(str(after_id)))
-    rows = session.execute(query).all()
-    items = [_series_out(row) for row in rows[:limit]]
-    next_cursor = encode_cursor(items[-1].id) if len(rows) > limit else None
-    return SeriesPage(items=items, next_cursor=next_cursor)
+    page = keyset_page(session, query, BY_ID, limit=limit, cursor=cursor)
+    return SeriesPage(items=[_series_out(row) for row in page.rows], next_cursor=page.next_cursor)
 
 
 def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:

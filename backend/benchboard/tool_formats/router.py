@@ -11,10 +11,11 @@ from sqlalchemy.orm import Session
 from benchboard.deps import SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
+from benchboard.regressions.runner import schedule_detection
+from benchboard.runs import service
 from benchboard.runs.body import read_body
-from benchboard.runs.router import answer_stored_run
 from benchboard.runs.schemas import SLUG_PATTERN, RunCreated
-from benchboard.runs.store import StoredRun, store_run
+from benchboard.runs.service import StoredRun
 from benchboard.tokens.service import Principal
 from benchboard.tool_formats.service import RunFromTool, tool_output_as_run
 from benchboard_ingest import FORMATS, ParseContext
@@ -80,11 +81,13 @@ async def ingest_tool_output(
     )
     chosen = None if tool_format == "auto" else tool_format
     stored = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
-    return answer_stored_run(stored, request, response, background)
+    if stored.created:
+        schedule_detection(background, request, stored.series_ids)
+    return service.answer_upload(stored, response)
 
 
 def _parse_and_store(
     session: Session, body: bytes, tool_format: str | None, given: RunFromTool, token: Principal
 ) -> StoredRun:
     upload, run_json = tool_output_as_run(body, tool_format, given)
-    return store_run(session, upload, raw_body=run_json, uploader=token)
+    return service.store_run(session, upload, raw_body=run_json, uploader=token)

@@ -54,6 +54,22 @@ def test_filters_select_regressions(client: TestClient, auth: dict[str, str]) ->
     assert regressions(client, since="2030-01-01T00:00:00Z") == []
 
 
+def test_regressions_page_with_a_cursor(client: TestClient, auth: dict[str, str]) -> None:
+    for benchmark in ("a", "b", "c"):
+        upload_history(client, auth, STEPPED, benchmark=benchmark)
+    seen: list[int] = []
+    params: dict[str, Any] = {"limit": 2}
+    while True:
+        page = client.get("/api/v1/regressions", params=params).json()
+        assert len(page["items"]) <= 2
+        seen += [item["id"] for item in page["items"]]
+        if page["next_cursor"] is None:
+            break
+        params["cursor"] = page["next_cursor"]
+    assert sorted(seen) == sorted(r["id"] for r in regressions(client))
+    assert len(set(seen)) == 3
+
+
 def _patch(client: TestClient, regression_id: int, body: Any, token: str | None) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     return client.patch(f"/api/v1/regressions/{regression_id}", json=body, headers=headers)

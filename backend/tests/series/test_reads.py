@@ -7,7 +7,13 @@ from fastapi.testclient import TestClient
 
 from benchboard.series.schemas import SeriesHistory
 from tests.builders import result, run
-from tests.seeded import seeded  # noqa: F401  (fixture)
+from tests.seeded import (  # noqa: F401  (seeded is a fixture)
+    demo_result_count,
+    demo_run_count,
+    demo_series_count,
+    demo_suites,
+    seeded,
+)
 
 
 def get(client: TestClient, path: str, **params: Any) -> Any:
@@ -74,12 +80,21 @@ def test_series_carry_their_latest_value(client: TestClient) -> None:
 
 @pytest.mark.usefixtures("seeded")
 def test_series_pages_with_a_cursor(client: TestClient) -> None:
-    first = get(client, "/api/v1/series", limit=50)
-    second = get(client, "/api/v1/series", limit=50, cursor=first["next_cursor"])
-    third = get(client, "/api/v1/series", limit=50, cursor=second["next_cursor"])
-    ids = [i["id"] for page in (first, second, third) for i in page["items"]]
-    assert len(ids) == len(set(ids)) == 137
-    assert third["next_cursor"] is None
+    ids = [item["id"] for item in all_pages(client, "/api/v1/series", limit=50)]
+    assert len(ids) == len(set(ids)) == demo_series_count()
+    assert ids == sorted(ids)
+
+
+def all_pages(client: TestClient, path: str, **params: Any) -> list[dict[str, Any]]:
+    """Every item of a paged list, following next_cursor; each page within the limit."""
+    items: list[dict[str, Any]] = []
+    page = get(client, path, **params)
+    while True:
+        assert len(page["items"]) <= params["limit"]
+        items += page["items"]
+        if page["next_cursor"] is None:
+            return items
+        page = get(client, path, **params, cursor=page["next_cursor"])
 
 
 def test_bad_cursor_is_422(client: TestClient) -> None:
@@ -88,29 +103,34 @@ def test_bad_cursor_is_422(client: TestClient) -> None:
     assert response.json()["fields"][0]["path"] == "cursor"
 
 
+def test_bad_query_parameters_are_422_naming_each(client: TestClient) -> None:
+    response = client.get("/api/v1/series", params={"limit": 0, "since": "yesterday"})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["error"] == "validation_error"
+    assert {field["path"] for field in body["fields"]} == {"limit", "since"}
+    assert body["message"].startswith("invalid request: ")
+
+
 @pytest.mark.usefixtures("seeded")
 def test_suites_summarize_each_study(client: TestClient) -> None:
     suites = {s["suite"]: s for s in get(client, "/api/v1/suites")["items"]}
-    assert set(suites) == {
-        "dart-async-file-writes",
-        "wpf-async-log-reading",
-        "go-vs-dart-rest",
-        "dart-isolate-messaging",
-        "fio-sync-vs-async",
-    }
-    rest = suites["go-vs-dart-rest"]
-    assert (rest["run_count"], rest["result_count"]) == (3, 28)
-    assert set(rest["languages"]) == {"go", "dart"}
-    assert sum(s["result_count"] for s in suites.values()) == 137
+    assert set(suites) == demo_suites()
+    for name, suite in suites.items():
+        assert (suite["run_count"], suite["result_count"]) == (
+            demo_run_count(name),
+            demo_result_count(name),
+        )
+    assert set(suites["go-vs-dart-rest"]["languages"]) == {"go", "dart"}
+    assert sum(s["result_count"] for s in suites.values()) == demo_result_count()
 
 
 @pytest.mark.usefixtures("seeded")
 def test_runs_list_filters_and_pages(client: TestClient) -> None:
-    page = get(client, "/api/v1/runs", suite="go-vs-dart-rest", limit=2)
-    assert len(page["items"]) == 2
-    rest = get(client, "/api/v1/runs", suite="go-vs-dart-rest", limit=2, cursor=page["next_cursor"])
-    assert len(rest["items"]) == 1
-    assert rest["next_cursor"] is None
+    runs = all_pages(client, "/api/v1/runs", suite="go-vs-dart-rest", limit=2)
+    assert len(runs) == len({r["id"] for r in runs}) == demo_run_count("go-vs-dart-rest") > 2
+    keys = [(r["started_at"], r["id"]) for r in runs]
+    assert keys == sorted(keys, reverse=True)  # newest first
     assert (
         get(client, "/api/v1/runs", hardware="do-8vcpu-dedicated")["items"][0]["suite"]
         == "go-vs-dart-rest"

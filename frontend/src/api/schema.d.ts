@@ -1728,6 +1728,8 @@ export interface operations {
     list_regressions_api_v1_regressions_get: {
         parameters: {
             query?: {
+                limit?: number;
+                cursor?: string | null;
                 suite?: string | null;
                 language?: string | null;
                 hardware?: string | null;
@@ -1736,8 +1738,6 @@ export interface operations {
                 status?: ("untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid") | null;
                 direction?: ("regression" | "improvement") | null;
                 since?: string | null;
-                limit?: number;
-                cursor?: string | null;
             };
             header?: never;
             path?: never;
@@ -1910,12 +1910,12 @@ export interface operations {
     list_runs_api_v1_runs_get: {
         parameters: {
             query?: {
+                limit?: number;
+                cursor?: string | null;
                 suite?: string | null;
                 hardware?: string | null;
                 since?: string | null;
                 until?: string | null;
-                limit?: number;
-                cursor?: string | null;
                 /** @description k=v, repeatable */
                 tag?: string[] | null;
             };

@@ -1,0 +1,154 @@
+"""GET /api/v1/compare/runs: results paired by identity, changes, verdicts, p-values."""
+
+import uuid
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from scipy import stats
+
+from benchboard.compare.significance import Summary, summarize, welch_p_value
+from tests.builders import result, run
+
+
+def upload(client: TestClient, auth: dict[str, str], **overrides: Any) -> str:
+    body = run(**overrides)
+    response = client.post("/api/v1/runs", json=body, headers=auth)
+    assert response.status_code == 201, response.text
+    return str(body["id"])
+
+
+def compare(client: TestClient, baseline: str, contender: str) -> dict[str, Any]:
+    response = client.get(
+        "/api/v1/compare/runs", params={"baseline": baseline, "contender": contender}
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def by_benchmark(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {row["benchmark"]: row for row in rows}
+
+
+def test_results_pair_by_identity_across_machines(client: TestClient, auth: dict[str, str]) -> None:
+    baseline = upload(
+        client,
+        auth,
+        hardware={"name": "laptop"},
+        results=[result(benchmark="shared", value=100.0), result(benchmark="old", value=1.0)],
+    )
+    contender = upload(
+        client,
+        auth,
+        hardware={"name": "server"},
+        results=[result(benchmark="shared", value=150.0), result(benchmark="new", value=2.0)],
+    )
+    comparison = compare(client, baseline, contender)
+    (matched,) = comparison["matched"]
+    assert matched["benchmark"] == "shared"
+    assert (matched["baseline"]["hardware"], matched["contender"]["hardware"]) == (
+        "laptop",
+        "server",
+    )
+    assert matched["relative_change"] == pytest.approx(0.5)
+    assert [r["benchmark"] for r in comparison["only_in_baseline"]] == ["old"]
+    assert [r["benchmark"] for r in comparison["only_in_contender"]] == ["new"]
+
+
+def test_without_replicates_the_noise_band_decides(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    lower = {"unit": "us"}  # time: lower is better
+    baseline = upload(
+        client,
+        auth,
+        results=[
+            result(benchmark="small", value=100.0, **lower),
+            result(benchmark="slower", value=100.0, **lower),
+            result(benchmark="faster", value=100.0, **lower),
+            result(benchmark="rate", value=100.0, unit="ops/s", metric="throughput"),
+        ],
+    )
+    contender = upload(
+        client,
+        auth,
+        results=[
+            result(benchmark="small", value=104.9, **lower),
+            result(benchmark="slower", value=106.0, **lower),
+            result(benchmark="faster", value=90.0, **lower),
+            result(benchmark="rate", value=120.0, unit="ops/s", metric="throughput"),
+        ],
+    )
+    rows = by_benchmark(compare(client, baseline, contender)["matched"])
+    assert {name: row["verdict"] for name, row in rows.items()} == {
+        "small": "noise",  # under the 5 % band
+        "slower": "worse",
+        "faster": "better",
+        "rate": "better",  # higher is better for a rate
+    }
+    assert all(row["p_value"] is None for row in rows.values())
+
+
+def test_with_replicates_welch_decides_and_matches_scipy(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    before = [100.0, 101.0, 99.0, 100.5, 99.5]
+    steady = [100.2, 100.9, 99.1, 100.4, 99.6]
+    slower = [102.0, 103.1, 101.9, 102.6, 102.4]
+    baseline = upload(
+        client,
+        auth,
+        results=[
+            result(benchmark="steady", value=100.0, samples=before),
+            result(benchmark="slower", value=100.0, samples=before),
+        ],
+    )
+    contender = upload(
+        client,
+        auth,
+        results=[
+            result(benchmark="steady", value=100.04, samples=steady),
+            result(benchmark="slower", value=102.4, samples=slower),
+        ],
+    )
+    rows = by_benchmark(compare(client, baseline, contender)["matched"])
+    for name, after in (("steady", steady), ("slower", slower)):
+        reference = stats.ttest_ind(before, after, equal_var=False).pvalue
+        assert rows[name]["p_value"] == pytest.approx(reference, rel=1e-9)
+    assert rows["steady"]["verdict"] == "noise"
+    # 2.4 % slower: under the 5 % band, but the samples leave no doubt.
+    assert rows["slower"]["verdict"] == "worse"
+    assert rows["slower"]["p_value"] < 0.001
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (Summary(5, 10.0, 1.0), Summary(5, 12.0, 1.0)),
+        (Summary(3, 1.0, 0.1), Summary(30, 1.2, 0.5)),
+        (Summary(100, 5.0, 2.0), Summary(2, 5.1, 0.01)),
+        (Summary(10, 0.0, 1.0), Summary(10, 8.0, 1.0)),  # far in the tail
+    ],
+)
+def test_welch_p_value_matches_scipy(a: Summary, b: Summary) -> None:
+    reference = stats.ttest_ind_from_stats(
+        a.mean, a.stddev, a.n, b.mean, b.stddev, b.n, equal_var=False
+    ).pvalue
+    assert welch_p_value(a, b) == pytest.approx(reference, rel=1e-8, abs=1e-300)
+
+
+def test_summaries_come_from_samples_else_complete_stats() -> None:
+    assert summarize(None, [1.0, 2.0, 3.0]) == Summary(3, 2.0, 1.0)
+    assert summarize({"n": 10, "mean": 5.0, "stddev": 0.5}, None) == Summary(10, 5.0, 0.5)
+    assert summarize({"n": 10, "median": 4.0, "stddev": 0.5}, None) == Summary(10, 4.0, 0.5)
+    assert summarize({"n": 10, "mean": 5.0}, None) is None  # no spread
+    assert summarize({"mean": 5.0, "stddev": 0.5}, [7.0]) is None  # one sample, no n
+
+
+def test_unknown_runs_are_404(client: TestClient, auth: dict[str, str]) -> None:
+    known = upload(client, auth)
+    response = client.get(
+        "/api/v1/compare/runs", params={"baseline": known, "contender": str(uuid.uuid4())}
+    )
+    assert response.status_code == 404
