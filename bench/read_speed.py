@@ -39,7 +39,8 @@ from common import (
 from psycopg.types.json import Jsonb, set_json_dumps
 
 from benchboard.bulk import CopyLayout
-from benchboard.models import Result, Run, Series
+from benchboard.models import Run, Series
+from benchboard.runs.service import RESULT_COPY
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -86,15 +87,6 @@ RUN_COPY = CopyLayout.of(
     Run.result_count,
     Run.upload_body,
     Run.upload_sha256,
-)
-RESULT_COPY = CopyLayout.of(
-    Result.run_id,
-    Result.series_id,
-    Result.started_at,
-    Result.value,
-    Result.unit,
-    Result.value_base,
-    Result.stats,
 )
 PLACEHOLDER_BODY = b'{"generated": "bench/read_speed.py"}'
 
@@ -260,7 +252,7 @@ def insert_runs(
 def result_rows(
     runs: list[RunSpec], by_suite: list[list[tuple[SeriesSpec, int, float]]], rng: random.Random
 ) -> Iterator[tuple[Any, ...]]:
-    """The rows of `result`, run by run, as uploads would have written them."""
+    """The rows of `result`, run by run, as uploads would have written them (RESULT_COPY)."""
     for number, run in enumerate(runs):
         if number % 1000 == 0:
             print(f"  run {number:,}/{len(runs):,}", flush=True)
@@ -282,7 +274,17 @@ def result_rows(
                         "max": value + 4 * spread,
                     }
                 )
-            yield (run.id, series_id, run.started_at, value, spec.unit, value * factor, stats)
+            samples = None
+            yield (
+                run.id,
+                series_id,
+                run.started_at,
+                value,
+                spec.unit,
+                value * factor,
+                stats,
+                samples,
+            )
 
 
 def result_ddl(conn: Connection) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
