@@ -1,21 +1,17 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./schema";
+import type { ErrorBody, FieldError } from "./types";
 
 /** The one typed client; paths and payloads come from the generated OpenAPI schema. */
 export const api = createClient<paths>({ baseUrl: "" });
-
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
 
 /** An API failure as the service's error envelope describes it. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  readonly fields: FieldProblem[];
+  readonly fields: FieldError[];
 
-  constructor(status: number, code: string, message: string, fields: FieldProblem[] = []) {
+  constructor(status: number, code: string, message: string, fields: FieldError[] = []) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -24,7 +20,8 @@ export class ApiError extends Error {
   }
 }
 
-function isEnvelope(body: unknown): body is { error: string; message: string; fields?: FieldProblem[] } {
+/** Whether a body is the service's error envelope (a proxy in front of it may answer otherwise). */
+function isEnvelope(body: unknown): body is Omit<ErrorBody, "fields"> & Partial<Pick<ErrorBody, "fields">> {
   return (
     typeof body === "object" &&
     body !== null &&

@@ -12,6 +12,7 @@ describe("colours", () => {
     const async = [0, 1, 2].map((i) => modeColor("async", i));
     expect(sync.some((c) => async.includes(c))).toBe(false);
     expect(modeColor(null)).toBe(OKABE_ITO.grey);
+    expect(modeColor("blocking")).toBe(OKABE_ITO.grey);
     expect(modeColor("sync", 3)).toBe(modeColor("sync", 0));
   });
 });

@@ -2,6 +2,8 @@
  * Okabe–Ito colour-blind-safe palette. Each language has one colour everywhere;
  * sync and async have their own colour families in bar charts.
  */
+import type { MODES } from "../api/vocabulary";
+
 export const OKABE_ITO = {
   orange: "#E69F00",
   skyBlue: "#56B4E9",
@@ -46,14 +48,16 @@ export function languageColor(language: string): string {
   return KNOWN_LANGUAGES[language] ?? (PALETTE[hash(language) % PALETTE.length] as string);
 }
 
-const MODE_FAMILIES: Record<string, readonly string[]> = {
+const MODE_FAMILIES = {
   sync: [OKABE_ITO.blue, OKABE_ITO.skyBlue, OKABE_ITO.bluishGreen],
   async: [OKABE_ITO.vermillion, OKABE_ITO.orange, OKABE_ITO.reddishPurple],
-  none: [OKABE_ITO.grey],
-};
+} as const satisfies Record<(typeof MODES)[number], readonly string[]>;
 
-/** The colour of the `index`-th bar of a mode: blues for sync, reds and oranges for async. */
+const isMode = (mode: string): mode is keyof typeof MODE_FAMILIES => Object.hasOwn(MODE_FAMILIES, mode);
+
+/** The colour of the `index`-th bar of a mode: blues for sync, reds and oranges for async, else grey. */
 export function modeColor(mode: string | null | undefined, index = 0): string {
-  const family = MODE_FAMILIES[mode ?? "none"] ?? (MODE_FAMILIES.none as readonly string[]);
+  if (!mode || !isMode(mode)) return OKABE_ITO.grey;
+  const family = MODE_FAMILIES[mode];
   return family[index % family.length] as string;
 }

@@ -2,11 +2,15 @@ import { describe, expect, it } from "vitest";
 import {
   activeCount,
   clearDimension,
+  dateRangeQuery,
   emptyFilters,
+  historyHref,
   parseFilters,
+  parseHistoryFilters,
   toApiQuery,
   toggleValue,
   writeFilters,
+  writeHistoryFilters,
 } from "./filters";
 
 describe("URL ⇄ filters", () => {
@@ -53,5 +57,36 @@ describe("toApiQuery", () => {
       since: "2025-01-01T00:00:00Z",
       until: "2025-03-20T23:59:59.999Z",
     });
+  });
+});
+
+describe("dateRangeQuery", () => {
+  it("sends whole UTC days and leaves open ends out", () => {
+    expect(dateRangeQuery({ since: "2025-01-01", until: "" })).toEqual({ since: "2025-01-01T00:00:00Z" });
+    expect(dateRangeQuery({ since: "", until: "2025-03-20" })).toEqual({ until: "2025-03-20T23:59:59.999Z" });
+    expect(dateRangeQuery({ since: "", until: "" })).toEqual({});
+  });
+});
+
+describe("History URL ⇄ state", () => {
+  it("reads series ids in order, once each, dropping ones that are not whole numbers", () => {
+    const params = new URLSearchParams(
+      "series=7&series=3&series=7&series=x&series=-1&series=&since=2025-01-01",
+    );
+    expect(parseHistoryFilters(params)).toEqual({ series: [7, 3], since: "2025-01-01", until: "" });
+  });
+  it("drops malformed dates as the filters do", () => {
+    expect(parseHistoryFilters(new URLSearchParams("series=1&until=soon")).until).toBe("");
+  });
+  it("round-trips, keeping other keys such as the table's sorting", () => {
+    const base = new URLSearchParams("series=1&series=2&sort=value&since=2024-01-01");
+    const next = writeHistoryFilters({ series: [2], since: "", until: "2025-02-01" }, base);
+    expect(next.toString()).toBe("sort=value&series=2&until=2025-02-01");
+    expect(parseHistoryFilters(next)).toEqual({ series: [2], since: "", until: "2025-02-01" });
+  });
+  it("builds every link to the History page", () => {
+    expect(historyHref([12])).toBe("/history?series=12");
+    expect(historyHref([3, 7])).toBe("/history?series=3&series=7");
+    expect(parseHistoryFilters(new URL(historyHref([3, 7]), "http://x").searchParams).series).toEqual([3, 7]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatParams, implementationLabel, workloadLabel } from "./identity";
+import { formatParams, implementationLabel, modeRank, workloadLabel } from "./identity";
 
 describe("identity labels", () => {
   it("formats params and workloads", () => {
@@ -12,5 +12,9 @@ describe("identity labels", () => {
     expect(
       implementationLabel({ language: "dart", implementation: "dart:io", mode: "async", variant: null }),
     ).toBe("dart · dart:io · async");
+  });
+  it("sorts sync before async before anything else", () => {
+    const modes = ["other", null, "async", "sync"];
+    expect(modes.sort((a, b) => modeRank(a) - modeRank(b))).toEqual(["sync", "async", "other", null]);
   });
 });

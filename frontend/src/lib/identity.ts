@@ -1,14 +1,9 @@
 /** Readable names for the parts of a series identity. */
 
 import type { SeriesIdentity } from "../api/types";
+import { MODES } from "../api/vocabulary";
 
-export type Params = Record<string, unknown>;
-
-/** What a chart needs of a series: the service's identity, keyed by any id the chart uses. */
-export type ChartSeriesIdentity = Omit<SeriesIdentity, "id" | "unit" | "params"> & {
-  id: number | string;
-  params: Params;
-};
+export type Params = SeriesIdentity["params"];
 
 /** "writes=10000, payload_bytes=13" in the order the keys were given; "" for none. */
 export function formatParams(params: Params | null | undefined): string {
@@ -24,14 +19,15 @@ export function workloadLabel(benchmark: string, params: Params | null | undefin
   return text ? `${benchmark} (${text})` : benchmark;
 }
 
-export interface Implementation {
-  language: string;
-  implementation?: string | null;
-  mode?: string | null;
-  variant?: string | null;
-}
+export type Implementation = Pick<SeriesIdentity, "language" | "implementation" | "mode" | "variant">;
 
 /** "dart · dart:io · async · sequential", leaving out the parts a result does not have. */
 export function implementationLabel(item: Implementation): string {
   return [item.language, item.implementation, item.mode, item.variant].filter(Boolean).join(" · ");
+}
+
+/** Where a mode sorts: sync, then async (the vocabulary's order), then anything else or none. */
+export function modeRank(mode: string | null): number {
+  const index = (MODES as readonly (string | null)[]).indexOf(mode);
+  return index === -1 ? MODES.length : index;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { directionText, formatNumber, formatValue, scaleFor, toBase } from "./units";
+import { UNIT_ALIASES, UNITS, type UnitName } from "../api/vocabulary";
+import { directionText, formatNumber, formatValue, measuresSpeed, scaleFor, toBase, unitName } from "./units";
+
+const UNIT_NAMES = Object.keys(UNITS) as UnitName[];
 
 describe("formatValue", () => {
   it("scales times to a readable unit", () => {
@@ -47,9 +50,49 @@ describe("scaleFor", () => {
   });
 });
 
-describe("toBase", () => {
-  it("converts to the service's base units", () => {
+describe("every unit of the vocabulary", () => {
+  it("converts to its base unit by the vocabulary's factor", () => {
+    for (const name of UNIT_NAMES) expect(toBase(3, name)).toBe(3 * UNITS[name].factor);
     expect(toBase(2, "KiB")).toBe(2048);
+    expect(toBase(7, "furlongs")).toBe(7);
+  });
+  it("shows a value of one step as itself where its dimension steps through units", () => {
+    const shown = Object.fromEntries(UNIT_NAMES.map((name) => [name, formatValue(1, name)]));
+    expect(shown).toEqual({
+      ns: "1 ns",
+      us: "1 µs",
+      ms: "1 ms",
+      s: "1 s",
+      "B/s": "1 B/s",
+      "KiB/s": "1 KiB/s",
+      "MiB/s": "1 MiB/s",
+      "GiB/s": "1 GiB/s",
+      "KB/s": "1 KB/s",
+      "MB/s": "1 MB/s",
+      "GB/s": "1 GB/s",
+      B: "1 B",
+      KiB: "1 KiB",
+      MiB: "1 MiB",
+      GiB: "1 GiB",
+      "ops/s": "1 ops/s",
+      "req/s": "1 req/s",
+      count: "1",
+      percent: "1%",
+    });
+  });
+  it("is known by its name and by each of its aliases", () => {
+    for (const name of UNIT_NAMES) expect(unitName(name)).toBe(name);
+    for (const [alias, name] of Object.entries(UNIT_ALIASES)) expect(unitName(alias)).toBe(name);
+    expect(unitName("furlongs")).toBeNull();
+  });
+});
+
+describe("measuresSpeed", () => {
+  it("holds for times and rates, not for sizes, counts and percentages", () => {
+    expect(["s", "ms", "µs", "ops/s", "req/s", "B/s", "MiB/s"].map(measuresSpeed)).toEqual(
+      Array(7).fill(true),
+    );
+    expect(["B", "GiB", "count", "percent", "furlongs"].map(measuresSpeed)).toEqual(Array(5).fill(false));
   });
 });
 
@@ -60,5 +103,6 @@ describe("formatNumber and directionText", () => {
     expect(formatNumber(1234.4)).toBe("1,234");
     expect(directionText("lower")).toBe("lower is better");
     expect(directionText("higher")).toBe("higher is better");
+    expect(directionText("mixed")).toBe("direction varies");
   });
 });

@@ -1,7 +1,12 @@
 /**
- * Units of the upload contract, their dimension and readable scaling.
- * Base units match the service's `base_unit`: s, B, B/s, ops/s, req/s, count, percent.
+ * Readable values in the units of the upload contract. What a unit is (its dimension, base unit,
+ * factor, prefix system, aliases) comes from the generated vocabulary; this module adds only how
+ * each dimension is shown.
  */
+import { type DIRECTIONS, UNIT_ALIASES, UNITS, type UnitDimension, type UnitName } from "../api/vocabulary";
+
+/** Which way is better for a series. */
+export type Direction = (typeof DIRECTIONS)[number];
 
 interface Step {
   /** Appended to the number: " ms", "k ops/s", "%". */
@@ -14,58 +19,91 @@ type Ladder = readonly Step[];
 
 const step = (suffix: string, factor: number): Step => ({ suffix, factor });
 
-const TIME: Ladder = [step(" ns", 1e-9), step(" µs", 1e-6), step(" ms", 1e-3), step(" s", 1)];
-const BYTES: Ladder = [step(" B", 1), step(" KiB", 1024), step(" MiB", 1024 ** 2), step(" GiB", 1024 ** 3)];
-const BYTES_PER_S: Ladder = BYTES.map((s) => step(`${s.suffix}/s`, s.factor));
-const BYTES_PER_S_SI: Ladder = [step(" B/s", 1), step(" KB/s", 1e3), step(" MB/s", 1e6), step(" GB/s", 1e9)];
+/**
+ * How values of a dimension are scaled for display:
+ * - `units`: through the vocabulary's units of the dimension in the value's prefix system (and the
+ *   base unit): 1.23 ms, 2.91 GiB/s, 1.5 GB/s;
+ * - `multipliers`: SI multipliers stuck to the number, then the base unit: 762k ops/s;
+ * - `bare multipliers`: the same without a unit name: 14.3M;
+ * - `percent`: unscaled, with a percent sign: 12.5%.
+ * `speed`: a better value is a faster one (times and rates); other dimensions read better/worse.
+ */
+const DIMENSION_DISPLAY = {
+  time: { ladder: "units", speed: true },
+  bandwidth: { ladder: "units", speed: true },
+  size: { ladder: "units", speed: false },
+  operation_rate: { ladder: "multipliers", speed: true },
+  request_rate: { ladder: "multipliers", speed: true },
+  count: { ladder: "bare multipliers", speed: false },
+  percent: { ladder: "percent", speed: false },
+} as const satisfies Record<
+  UnitDimension,
+  { ladder: "units" | "multipliers" | "bare multipliers" | "percent"; speed: boolean }
+>;
+
+/** Symbols shown instead of a unit's name; each is one of the vocabulary's aliases of that unit. */
+const SYMBOLS: Partial<Record<UnitName, keyof typeof UNIT_ALIASES>> = { us: "µs" };
+
+const UNIT_NAMES = Object.keys(UNITS) as UnitName[];
+
+function isUnitName(unit: string): unit is UnitName {
+  return Object.hasOwn(UNITS, unit);
+}
+
+/** The vocabulary's name of a unit written as itself or as an alias ("µs" → "us"); null if unknown. */
+export function unitName(unit: string): UnitName | null {
+  const name: string = (UNIT_ALIASES as Record<string, UnitName>)[unit] ?? unit;
+  return isUnitName(name) ? name : null;
+}
+
+const symbolOf = (name: UnitName): string => SYMBOLS[name] ?? name;
+
 /** 762k ops/s, 14.3M: the prefix sticks to the number, the unit follows after a space. */
-const siLadder = (unit: string): Ladder =>
+const multipliers = (unit: string): Ladder =>
   ["", "k", "M", "G"].map((prefix, i) => step(`${prefix}${unit ? ` ${unit}` : ""}`, 1000 ** i));
-const OPS = siLadder("ops/s");
-const REQS = siLadder("req/s");
-const COUNT = siLadder("");
-const PERCENT: Ladder = [step("%", 1)];
+
+function ladderOf(name: UnitName): Ladder {
+  const { dimension, base_unit: base, prefixes } = UNITS[name];
+  switch (DIMENSION_DISPLAY[dimension].ladder) {
+    case "units":
+      return UNIT_NAMES.filter(
+        (other) =>
+          UNITS[other].dimension === dimension && (other === base || UNITS[other].prefixes === prefixes),
+      )
+        .map((other) => step(` ${symbolOf(other)}`, UNITS[other].factor))
+        .sort((a, b) => a.factor - b.factor);
+    case "multipliers":
+      return multipliers(base);
+    case "bare multipliers":
+      return multipliers("");
+    case "percent":
+      return [step("%", 1)];
+  }
+}
 
 interface UnitInfo {
-  base: string;
   factor: number;
   ladder: Ladder;
 }
 
-const info = (base: string, factor: number, ladder: Ladder): UnitInfo => ({ base, factor, ladder });
-
-const UNITS: Record<string, UnitInfo> = {
-  ns: info("s", 1e-9, TIME),
-  us: info("s", 1e-6, TIME),
-  ms: info("s", 1e-3, TIME),
-  s: info("s", 1, TIME),
-  B: info("B", 1, BYTES),
-  KiB: info("B", 1024, BYTES),
-  MiB: info("B", 1024 ** 2, BYTES),
-  GiB: info("B", 1024 ** 3, BYTES),
-  "B/s": info("B/s", 1, BYTES_PER_S),
-  "KiB/s": info("B/s", 1024, BYTES_PER_S),
-  "MiB/s": info("B/s", 1024 ** 2, BYTES_PER_S),
-  "GiB/s": info("B/s", 1024 ** 3, BYTES_PER_S),
-  "KB/s": info("B/s", 1e3, BYTES_PER_S_SI),
-  "MB/s": info("B/s", 1e6, BYTES_PER_S_SI),
-  "GB/s": info("B/s", 1e9, BYTES_PER_S_SI),
-  "ops/s": info("ops/s", 1, OPS),
-  "req/s": info("req/s", 1, REQS),
-  count: info("count", 1, COUNT),
-  percent: info("percent", 1, PERCENT),
-};
-
-const ALIASES: Record<string, string> = { µs: "us", μs: "us" };
+const KNOWN: Record<UnitName, UnitInfo> = Object.fromEntries(
+  UNIT_NAMES.map((name) => [name, { factor: UNITS[name].factor, ladder: ladderOf(name) }]),
+) as Record<UnitName, UnitInfo>;
 
 function unitInfo(unit: string): UnitInfo {
-  const known = UNITS[ALIASES[unit] ?? unit];
-  return known ?? info(unit, 1, [step(unit ? ` ${unit}` : "", 1)]);
+  const name = unitName(unit);
+  return name ? KNOWN[name] : { factor: 1, ladder: [step(unit ? ` ${unit}` : "", 1)] };
 }
 
 /** Converts a value in `unit` to its base unit. */
 export function toBase(value: number, unit: string): number {
   return value * unitInfo(unit).factor;
+}
+
+/** Whether a better value in `unit` is a faster one (times and rates) rather than just a better one. */
+export function measuresSpeed(unit: string): boolean {
+  const name = unitName(unit);
+  return name !== null && DIMENSION_DISPLAY[UNITS[name].dimension].speed;
 }
 
 /** A number with three significant digits, or as a whole number from 1,000 up. */
@@ -112,10 +150,13 @@ export function formatValue(value: number, unit: string, significant = 3): strin
   return scale.format(scale.toDisplay(value), significant);
 }
 
-export type DirectionLike = "lower" | "higher" | string;
+const DIRECTION_TEXT = {
+  lower: "lower is better",
+  higher: "higher is better",
+  mixed: "direction varies",
+} as const satisfies Record<Direction | "mixed", string>;
 
-export function directionText(direction: DirectionLike): string {
-  if (direction === "lower") return "lower is better";
-  if (direction === "higher") return "higher is better";
-  return "direction varies";
+/** "lower is better", or "direction varies" for a chart whose series differ. */
+export function directionText(direction: Direction | "mixed"): string {
+  return DIRECTION_TEXT[direction];
 }

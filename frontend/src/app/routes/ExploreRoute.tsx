@@ -9,7 +9,7 @@ import { SeriesCharts } from "../../features/explore/components/SeriesCharts";
 import { type MeasuredSeries, seriesColumns } from "../../features/explore/components/seriesColumns";
 import { buildBarCharts } from "../../features/explore/lib/barCharts";
 import { FacetPanel } from "../../features/filters/components/FacetPanel";
-import { filtersRecord } from "../../lib/filters";
+import { filtersRecord, historyHref } from "../../lib/filters";
 import { useFilters } from "../../lib/useFilters";
 import { useNarrow } from "../../lib/useMediaQuery";
 
@@ -32,7 +32,6 @@ export function ExploreRoute() {
   const [sort, toggleSort] = useUrlSort("benchmark");
   const measured = (series.data ?? []).filter((s): s is MeasuredSeries => s.latest !== null);
   const rows = useSortedRows(measured, columns, sort);
-  const historyLink = `/history?${selection.selected.map((id) => `series=${encodeURIComponent(String(id))}`).join("&")}`;
   return (
     <>
       <div className="page-head">
@@ -55,7 +54,7 @@ export function ExploreRoute() {
                   <SeriesCharts charts={buildBarCharts(rows)} />
                   <div className="actions">
                     {selection.selected.length ? (
-                      <Link to={historyLink}>
+                      <Link to={historyHref(selection.selected)}>
                         Plot the history of {selection.selected.length} selected series
                       </Link>
                     ) : (

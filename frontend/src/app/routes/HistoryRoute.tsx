@@ -1,5 +1,5 @@
 import { useQueries } from "@tanstack/react-query";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, ErrorMessage, Loading } from "../../components/Status";
@@ -8,43 +8,27 @@ import { AnnotationForm } from "../../features/annotations/components/Annotation
 import { historyQuery } from "../../features/history/api";
 import { HistoryCharts } from "../../features/history/components/HistoryCharts";
 import { type PointRow, pointColumns } from "../../features/history/components/pointColumns";
-import { buildHistoryCharts, type HistoryLike } from "../../features/history/lib/historyChart";
+import { buildHistoryCharts } from "../../features/history/lib/historyChart";
 import { seriesRegressionsQuery } from "../../features/regressions/api";
 import { ChartNotes } from "../../features/regressions/components/ChartNotes";
 import { buildChartNotes } from "../../features/regressions/lib/markers";
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function useHistoryParams() {
-  const [params, setParams] = useSearchParams();
-  const ids = [...new Set(params.getAll("series"))].filter((id) => /^\d+$/.test(id));
-  const since = DATE.test(params.get("since") ?? "") ? (params.get("since") as string) : "";
-  const until = DATE.test(params.get("until") ?? "") ? (params.get("until") as string) : "";
-  const update = (change: (p: URLSearchParams) => void) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      change(next);
-      return next;
-    });
-  return { ids, since, until, update };
-}
+import { dateRangeQuery } from "../../lib/filters";
+import { useHistoryFilters } from "../../lib/useFilters";
 
 export function HistoryRoute() {
-  const { ids, since, until, update } = useHistoryParams();
-  const range = {
-    since: since ? `${since}T00:00:00Z` : undefined,
-    until: until ? `${until}T23:59:59.999Z` : undefined,
-  };
-  const histories = useQueries({ queries: ids.map((id) => historyQuery(Number(id), range)) });
-  const loaded = histories.flatMap((h) => (h.data ? [h.data as HistoryLike] : []));
+  const [filters, setFilters] = useHistoryFilters();
+  const { series: ids, since, until } = filters;
+  const range = dateRangeQuery(filters);
+  const histories = useQueries({ queries: ids.map((id) => historyQuery(id, range)) });
+  const loaded = histories.flatMap((h) => (h.data ? [h.data] : []));
   const charts = buildHistoryCharts(loaded);
   const points: PointRow[] = charts.flatMap((chart) =>
     chart.lines.flatMap((line) =>
       line.points.map((point) => ({ line, point, format: chart.scale.format, unit: chart.scale.label })),
     ),
   );
-  const regressions = useQueries({ queries: ids.map((id) => seriesRegressionsQuery(Number(id))) });
-  const annotations = useQueries({ queries: ids.map((id) => seriesAnnotationsQuery(Number(id))) });
+  const regressions = useQueries({ queries: ids.map((id) => seriesRegressionsQuery(id)) });
+  const annotations = useQueries({ queries: ids.map((id) => seriesAnnotationsQuery(id)) });
   const notes = buildChartNotes(
     regressions.flatMap((q) => q.data?.items ?? []),
     annotations.flatMap((q) => q.data?.items ?? []),
@@ -52,17 +36,18 @@ export function HistoryRoute() {
   );
   const [sort, toggleSort] = useUrlSort("time", "desc");
   const rows = useSortedRows(points, pointColumns, sort);
-  const remove = (id: string) =>
-    update((p) => {
-      p.delete("series");
-      for (const other of ids) if (other !== id) p.append("series", other);
-    });
+  const remove = (id: number) => setFilters({ ...filters, series: ids.filter((other) => other !== id) });
   const error = histories.find((h) => h.error)?.error;
   return (
     <>
       <div className="page-head">
         <h1>History</h1>
-        <ShareBar view="history" columns={pointColumns} rows={rows} filters={{ series: ids, since, until }} />
+        <ShareBar
+          view="history"
+          columns={pointColumns}
+          rows={rows}
+          filters={{ series: ids.map(String), since, until }}
+        />
       </div>
       {ids.length === 0 ? (
         <Empty>
@@ -77,9 +62,7 @@ export function HistoryRoute() {
               <input
                 type="date"
                 value={since}
-                onChange={(e) =>
-                  update((p) => (e.target.value ? p.set("since", e.target.value) : p.delete("since")))
-                }
+                onChange={(e) => setFilters({ ...filters, since: e.target.value })}
               />
             </label>
             <label>
@@ -87,9 +70,7 @@ export function HistoryRoute() {
               <input
                 type="date"
                 value={until}
-                onChange={(e) =>
-                  update((p) => (e.target.value ? p.set("until", e.target.value) : p.delete("until")))
-                }
+                onChange={(e) => setFilters({ ...filters, until: e.target.value })}
               />
             </label>
             {loaded.map((h) => (
@@ -98,7 +79,7 @@ export function HistoryRoute() {
                 <button
                   type="button"
                   aria-label={`Remove series ${h.series.id}`}
-                  onClick={() => remove(String(h.series.id))}
+                  onClick={() => remove(h.series.id)}
                 >
                   ×
                 </button>
@@ -112,7 +93,7 @@ export function HistoryRoute() {
           {loaded.length ? (
             <AnnotationForm
               series={loaded.map((h) => ({
-                id: Number(h.series.id),
+                id: h.series.id,
                 label: `#${h.series.id} ${h.series.language} ${h.series.benchmark} ${h.series.metric}`,
               }))}
             />

@@ -1,15 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
+import type { Facets } from "../../api/types";
 import { Empty, ErrorMessage, Loading } from "../../components/Status";
 import { facetsQuery } from "../../features/filters/api";
 import { regressionsQuery } from "../../features/regressions/api";
 import { RegressionFilterBar } from "../../features/regressions/components/RegressionFilterBar";
 import { RegressionList } from "../../features/regressions/components/RegressionList";
 import { parseRegressionFilters, setRegressionFilter } from "../../features/regressions/lib/filters";
-import { emptyFilters } from "../../lib/filters";
+import { type Dimension, emptyFilters } from "../../lib/filters";
 
-const values = (facets: { dimensions: Record<string, { value: string }[]> } | undefined, key: string) =>
-  (facets?.dimensions[key] ?? []).map((v) => v.value);
+const values = (facets: Facets | undefined, dimension: Dimension) =>
+  (facets?.dimensions[dimension] ?? []).map((v) => v.value);
 
 export function RegressionsRoute() {
   const [params, setParams] = useSearchParams();

@@ -9,14 +9,14 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { type BarChartModel, type ChartLine, chartLines } from "../../features/explore/lib/barCharts";
 import { formatNumber } from "../../lib/units";
 import { wrapText } from "../../lib/wrapText";
+import { type BarChartModel, type ChartLine, chartLines } from "./barChartModel";
 
 interface GroupedBarChartProps {
   chart: BarChartModel;
   narrow: boolean;
-  onSelectSeries?: (seriesId: number | string) => void;
+  onSelectSeries?: (seriesId: number) => void;
 }
 
 const LINE = 13;
@@ -70,10 +70,12 @@ function LineTick({
 
 function TooltipBody({
   chart,
+  selectable,
   active,
   payload,
 }: {
   chart: BarChartModel;
+  selectable: boolean;
   active?: boolean;
   payload?: { payload?: ChartLine }[];
 }) {
@@ -90,7 +92,7 @@ function TooltipBody({
         {chart.scale.format(cell.value, 4)}
         {range}
       </p>
-      <p className="muted">Click for its history.</p>
+      {selectable ? <p className="muted">Click for its history.</p> : null}
     </div>
   );
 }
@@ -132,7 +134,10 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
           tick={(props) => <LineTick {...props} lines={byKey} width={labelChars(narrow)} />}
           className="axis"
         />
-        <Tooltip cursor={{ className: "tooltip-cursor" }} content={<TooltipBody chart={chart} />} />
+        <Tooltip
+          cursor={{ className: "tooltip-cursor" }}
+          content={<TooltipBody chart={chart} selectable={onSelectSeries !== undefined} />}
+        />
         <Bar
           dataKey="value"
           isAnimationActive={false}

@@ -1,4 +1,3 @@
-import { useNavigate } from "react-router";
 import {
   Area,
   CartesianGrid,
@@ -11,22 +10,32 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { HistoryChartModel, TimeRow } from "../../features/history/lib/historyChart";
 import { OKABE_ITO } from "../../lib/colors";
-import { type Marker, type PlacedMarker, placeMarkers } from "../../lib/markers";
 import { formatDate, formatDateTime } from "../../lib/time";
 import { formatNumber } from "../../lib/units";
+import {
+  type HistoryChartModel,
+  type Marker,
+  type MarkerKind,
+  mergeByTime,
+  type PlacedMarker,
+  placeMarkers,
+  type TimeRow,
+  timeDomain,
+} from "./historyChartModel";
 
-const MARKER_COLORS: Record<string, string> = {
+const MARKER_COLORS = {
   regression: OKABE_ITO.vermillion,
   improvement: OKABE_ITO.bluishGreen,
   annotation: OKABE_ITO.reddishPurple,
-};
+} as const satisfies Record<MarkerKind, string>;
 
 interface HistoryChartProps {
   chart: HistoryChartModel;
   /** Regressions and annotations, drawn as vertical lines with hover text. */
   markers?: readonly Marker[];
+  /** Called with the run of a clicked point. */
+  onSelectRun?: (runId: string) => void;
   height?: number;
 }
 
@@ -53,7 +62,7 @@ function MarkerLabel({
 }) {
   const x = viewBox?.x ?? 0;
   const y = (viewBox?.y ?? 0) - 10 - row * MARKER_ROW_HEIGHT;
-  const color = MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey;
+  const color = MARKER_COLORS[marker.kind];
   const text = markerText(marker);
   const badge = marker.status ?? "";
   const width = badge.length * 6.4 + 10;
@@ -77,10 +86,12 @@ function MarkerLabel({
 
 function TooltipBody({
   chart,
+  selectable,
   active,
   payload,
 }: {
   chart: HistoryChartModel;
+  selectable: boolean;
   active?: boolean;
   payload?: { payload?: TimeRow }[];
 }) {
@@ -107,22 +118,25 @@ function TooltipBody({
           );
         })}
       </ul>
-      <p className="muted">Click a point to open its run.</p>
+      {selectable ? <p className="muted">Click a point to open its run.</p> : null}
     </div>
   );
 }
 
 /** Values over real time, one line per series, min–max bands, and optional markers. */
-export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChartProps) {
-  const navigate = useNavigate();
-  const placed = placeMarkers(markers, chart.domain);
+export function HistoryChart({ chart, markers = [], onSelectRun, height = 340 }: HistoryChartProps) {
+  const span = timeDomain(chart.lines);
+  const placed = placeMarkers(markers, span);
   const markerSpace = placed.length ? 12 + Math.min(placed.length, MARKER_ROWS) * MARKER_ROW_HEIGHT : 16;
-  const singleTime = chart.domain[0] === chart.domain[1];
+  const pointer = onSelectRun ? "pointer" : undefined;
   const day = 86_400_000;
-  const domain: [number, number] = singleTime ? [chart.domain[0] - day, chart.domain[1] + day] : chart.domain;
+  const domain: [number, number] = span[0] === span[1] ? [span[0] - day, span[1] + day] : span;
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart data={chart.rows} margin={{ top: markerSpace, right: 16, bottom: 16, left: 8 }}>
+      <ComposedChart
+        data={mergeByTime(chart.lines)}
+        margin={{ top: markerSpace, right: 16, bottom: 16, left: 8 }}
+      >
         <CartesianGrid strokeDasharray="3 3" className="grid" />
         <XAxis
           dataKey="t"
@@ -139,7 +153,7 @@ export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChart
           className="axis"
           width={64}
         />
-        <Tooltip content={<TooltipBody chart={chart} />} />
+        <Tooltip content={<TooltipBody chart={chart} selectable={onSelectRun !== undefined} />} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {chart.lines.map((line) => (
           <Area
@@ -165,15 +179,13 @@ export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChart
             strokeWidth={2}
             connectNulls
             isAnimationActive={false}
-            dot={line.points.length <= 200 ? { r: 4, fill: line.color, cursor: "pointer" } : false}
+            dot={line.points.length <= 200 ? { r: 4, fill: line.color, cursor: pointer } : false}
             activeDot={{
               r: 6,
-              cursor: "pointer",
+              cursor: pointer,
               onClick: (_event: unknown, dot: unknown) => {
-                const runId = ((dot as { payload?: TimeRow }).payload as TimeRow | undefined)?.points[
-                  line.key
-                ]?.runId;
-                if (runId) navigate(`/runs/${runId}`);
+                const runId = (dot as { payload?: TimeRow }).payload?.points[line.key]?.runId;
+                if (runId) onSelectRun?.(runId);
               },
             }}
           />
@@ -182,7 +194,7 @@ export function HistoryChart({ chart, markers = [], height = 340 }: HistoryChart
           <ReferenceLine
             key={`${marker.kind}-${marker.t}-${marker.label}`}
             x={marker.t}
-            stroke={MARKER_COLORS[marker.kind] ?? OKABE_ITO.grey}
+            stroke={MARKER_COLORS[marker.kind]}
             strokeDasharray="4 2"
             label={<MarkerLabel marker={marker} row={index % MARKER_ROWS} />}
           />

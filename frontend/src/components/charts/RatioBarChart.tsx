@@ -15,23 +15,26 @@ import { formatRatioTick } from "../../lib/logScale";
 import { wrapText } from "../../lib/wrapText";
 import { WrappedTick } from "./WrappedTick";
 
+/** How a ratio reads for async: its bar's colour. */
+export type RatioVerdict = "faster" | "slower" | "better" | "worse" | "same";
+
 /** One bar: log10(async/sync) from 0, its interval as log offsets, and its wording. */
 export interface RatioBar {
   key: string;
   label: string;
   logRatio: number;
   error: [number, number] | null;
-  wording: { text: string; verdict: string };
+  wording: { text: string; verdict: RatioVerdict };
   ratio: number;
 }
 
-const VERDICT_FILL: Record<string, string> = {
+const VERDICT_FILL = {
   faster: OKABE_ITO.bluishGreen,
   better: OKABE_ITO.bluishGreen,
   slower: OKABE_ITO.vermillion,
   worse: OKABE_ITO.vermillion,
   same: OKABE_ITO.grey,
-};
+} as const satisfies Record<RatioVerdict, string>;
 
 interface RatioBarChartProps {
   rows: readonly RatioBar[];

@@ -1,15 +1,11 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
+import type { HistoryQuery } from "../../api/types";
 
 /** Points the service keeps at most per series; it downsamples longer histories to this many. */
 export const MAX_POINTS = 1000;
 
-export interface HistoryRange {
-  since?: string;
-  until?: string;
-}
-
-export const historyQuery = (seriesId: number, range: HistoryRange) =>
+export const historyQuery = (seriesId: number, range: Pick<HistoryQuery, "since" | "until">) =>
   queryOptions({
     queryKey: ["history", seriesId, range],
     queryFn: ({ signal }) =>

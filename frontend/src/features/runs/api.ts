@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { allPages } from "../../api/pages";
+import type { RunListQuery } from "../../api/types";
 
 export const runQuery = (runId: string) =>
   queryOptions({
@@ -9,12 +10,7 @@ export const runQuery = (runId: string) =>
       unwrap(api.GET("/api/v1/runs/{run_id}", { params: { path: { run_id: runId } }, signal })),
   });
 
-export interface RunFilter {
-  suite?: string;
-  hardware?: string;
-}
-
-export const runsQuery = (filter: RunFilter) =>
+export const runsQuery = (filter: Pick<RunListQuery, "suite" | "hardware">) =>
   queryOptions({
     queryKey: ["runs", filter],
     queryFn: ({ signal }) =>

@@ -1,4 +1,5 @@
 /** Wording of a run-to-run change. */
+import type { ComparisonVerdict } from "../../../api/types";
 
 /** "+20.0%", "−3.5%", "0.0%"; "—" when there is no change to state. */
 export function formatChange(relative: number | null | undefined): string {
@@ -9,13 +10,12 @@ export function formatChange(relative: number | null | undefined): string {
   return `${percent > 0 ? "+" : "−"}${text}%`;
 }
 
-export type Verdict = "better" | "worse" | "noise";
-
-export const VERDICT_TEXT: Record<Verdict, string> = {
+/** How each verdict of the service reads; a verdict it adds must be worded here, or tsc fails. */
+export const VERDICT_TEXT = {
   better: "better",
   worse: "worse",
   noise: "within noise",
-};
+} as const satisfies Record<ComparisonVerdict, string>;
 
 /** "p = 0.012", "p < 0.001", "n/a" without samples or stats to test. */
 export function formatPValue(p: number | null | undefined): string {

@@ -1,10 +1,11 @@
 import { useNavigate } from "react-router";
+import type { BarChartModel } from "../../../components/charts/barChartModel";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
 import { GroupedBarChart, groupedBarChartHeight } from "../../../components/charts/GroupedBarChart";
 import { WhenVisible } from "../../../components/WhenVisible";
+import { historyHref } from "../../../lib/filters";
 import { directionText } from "../../../lib/units";
 import { useNarrow } from "../../../lib/useMediaQuery";
-import type { BarChartModel } from "../lib/barCharts";
 
 /** The bar colours of a chart: blues for sync, reds and oranges for async, grey without a mode. */
 function ModeLegend({ chart }: { chart: BarChartModel }) {
@@ -41,7 +42,7 @@ export function SeriesCharts({ charts }: { charts: readonly BarChartModel[] }) {
             <GroupedBarChart
               chart={chart}
               narrow={narrow}
-              onSelectSeries={(id) => navigate(`/history?series=${encodeURIComponent(String(id))}`)}
+              onSelectSeries={(id) => navigate(historyHref([id]))}
             />
           </WhenVisible>
         </ChartFigure>

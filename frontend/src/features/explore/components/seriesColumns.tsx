@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Series } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
+import { historyHref } from "../../../lib/filters";
 import { formatParams, workloadLabel } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatDate } from "../../../lib/time";
@@ -91,7 +92,7 @@ export function seriesColumns(selection: {
       text: () => "",
       sortValue: () => null,
       raw: (s) => ({ "Series id": s.id }),
-      render: (s) => <Link to={`/history?series=${s.id}`}>history</Link>,
+      render: (s) => <Link to={historyHref([s.id])}>history</Link>,
     },
   ];
 }

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import type { FacetValue } from "../../../api/types";
 import { ErrorMessage } from "../../../components/Status";
 import {
   activeCount,
@@ -12,7 +13,7 @@ import {
 } from "../../../lib/filters";
 import { facetsQuery } from "../api";
 
-const LABELS: Record<Dimension, string> = {
+const LABELS = {
   suite: "Suite",
   benchmark: "Benchmark",
   language: "Language",
@@ -21,14 +22,9 @@ const LABELS: Record<Dimension, string> = {
   variant: "Variant",
   hardware: "Hardware",
   metric: "Metric",
-};
+} as const satisfies Record<Dimension, string>;
 
 const SHOWN = 8;
-
-interface FacetValue {
-  value: string;
-  count: number;
-}
 
 function FacetGroup({
   dimension,

@@ -1,8 +1,8 @@
+import { useNavigate } from "react-router";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
 import { HistoryChart } from "../../../components/charts/HistoryChart";
-import type { Marker } from "../../../lib/markers";
+import type { HistoryChartModel, Marker } from "../../../components/charts/historyChartModel";
 import { directionText } from "../../../lib/units";
-import type { HistoryChartModel } from "../lib/historyChart";
 
 function subtitle(chart: HistoryChartModel): string {
   const points = chart.lines.reduce((n, l) => n + l.totalPoints, 0);
@@ -13,7 +13,7 @@ function subtitle(chart: HistoryChartModel): string {
   return `(${chart.scale.label}; ${directionText(chart.direction)}${sampled})`;
 }
 
-/** One time chart per unit dimension of the chosen series. */
+/** One time chart per unit dimension of the chosen series. Clicking a point opens its run. */
 export function HistoryCharts({
   charts,
   markers = [],
@@ -21,6 +21,7 @@ export function HistoryCharts({
   charts: readonly HistoryChartModel[];
   markers?: readonly Marker[];
 }) {
+  const navigate = useNavigate();
   return (
     <>
       {charts.map((chart) => (
@@ -30,7 +31,11 @@ export function HistoryCharts({
           subtitle={subtitle(chart)}
           label={`Time chart of ${chart.metrics.join(", ")} in ${chart.scale.label} for ${chart.lines.length} series: ${chart.lines.map((l) => l.label).join("; ")}`}
         >
-          <HistoryChart chart={chart} markers={markers} />
+          <HistoryChart
+            chart={chart}
+            markers={markers}
+            onSelectRun={(runId) => navigate(`/runs/${encodeURIComponent(runId)}`)}
+          />
         </ChartFigure>
       ))}
     </>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
+import type { HistoryDatum, HistoryLine } from "../../../components/charts/historyChartModel";
 import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
-import type { HistoryDatum, HistoryLine } from "../lib/historyChart";
 
 export interface PointRow {
   line: HistoryLine;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { HistoryPoint, SeriesHistory, SeriesIdentity } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
-import { buildHistoryCharts, type HistoryLike, type HistorySeriesLike, mergeByTime } from "./historyChart";
+import { buildHistoryCharts } from "./historyChart";
 
-const series = (id: number, overrides: Partial<HistorySeriesLike> = {}): HistorySeriesLike => ({
+const series = (id: number, overrides: Partial<SeriesIdentity> = {}): SeriesIdentity => ({
   id,
   suite: "fio-sync-vs-async",
   benchmark: "fio-randread-4k",
@@ -13,14 +14,20 @@ const series = (id: number, overrides: Partial<HistorySeriesLike> = {}): History
   variant: null,
   hardware: "m",
   metric: "latency",
+  unit: "ns",
   base_unit: "s",
   direction: "lower",
   ...overrides,
 });
 
-const history = (s: HistorySeriesLike, points: HistoryLike["points"]): HistoryLike => ({
+type PointFields = Pick<HistoryPoint, "run_id" | "started_at" | "value" | "unit" | "value_base"> &
+  Partial<HistoryPoint>;
+
+const point = (fields: PointFields): HistoryPoint => ({ stats: null, count: 1, ...fields });
+
+const history = (s: SeriesIdentity, points: PointFields[]): SeriesHistory => ({
   series: s,
-  points,
+  points: points.map(point),
   downsampled: false,
   total_points: points.length,
 });
@@ -46,8 +53,8 @@ describe("buildHistoryCharts", () => {
       [languageColor("c"), ""],
       [languageColor("c"), "6 3"],
     ]);
-    expect(chart?.domain).toEqual([Date.parse("2025-03-20T00:00:00Z"), Date.parse("2025-03-21T00:00:00Z")]);
     expect(chart?.lines[0]?.label).toBe("c · fio/sync · sync — fio-randread-4k (direct=0), latency, m");
+    expect(chart?.direction).toBe("lower");
   });
 
   it("splits unit dimensions and draws bands from buckets or stats", () => {
@@ -72,30 +79,22 @@ describe("buildHistoryCharts", () => {
           count: 7,
         },
       ]),
-      history(series(2, { metric: "iops", base_unit: "ops/s", direction: "higher" }), []),
+      history(series(2, { metric: "iops", unit: "ops/s", base_unit: "ops/s", direction: "higher" }), []),
     ]);
-    expect(charts.map((c) => c.baseUnit)).toEqual(["s", "ops/s"]);
+    expect(charts.map((c) => c.key)).toEqual(["s", "ops/s"]);
     const points = charts[0]?.lines[0]?.points ?? [];
     expect(points[0]?.band?.map((v) => Number(v.toFixed(6)))).toEqual([1, 3]);
     expect(points[1]?.band?.map((v) => Number(v.toFixed(6)))).toEqual([1.5, 4]);
     expect(points[1]?.count).toBe(7);
-    expect(charts[1]?.domain).toEqual([0, 0]);
+    expect(charts[1]?.lines[0]?.points).toEqual([]);
   });
-});
 
-describe("mergeByTime", () => {
-  it("joins lines on their times", () => {
+  it("says when the directions of one chart's series differ", () => {
     const [chart] = buildHistoryCharts([
-      history(series(1), [
-        { run_id: "a", started_at: "2025-01-01T00:00:00Z", value: 1, unit: "s", value_base: 1 },
-        { run_id: "b", started_at: "2025-01-02T00:00:00Z", value: 2, unit: "s", value_base: 2 },
-      ]),
-      history(series(2), [
-        { run_id: "c", started_at: "2025-01-02T00:00:00Z", value: 3, unit: "s", value_base: 3 },
-      ]),
+      history(series(1), []),
+      history(series(2, { metric: "other", direction: "higher" }), []),
     ]);
-    const rows = mergeByTime(chart?.lines ?? []);
-    expect(rows.map((r) => Object.keys(r.points))).toEqual([["1"], ["1", "2"]]);
-    expect(rows[1]?.points["2"]?.runId).toBe("c");
+    expect(chart?.direction).toBe("mixed");
+    expect(chart?.metrics).toEqual(["latency", "other"]);
   });
 });

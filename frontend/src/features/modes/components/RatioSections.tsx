@@ -1,4 +1,3 @@
-import type { ModePair } from "../../../api/types";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
 import { RatioBarChart } from "../../../components/charts/RatioBarChart";
 import { ratioTicks } from "../../../lib/logScale";
@@ -9,7 +8,7 @@ const barEnds = (rows: readonly RatioRow[]) =>
   rows.flatMap((r) => [r.logRatio - (r.error?.[0] ?? 0), r.logRatio + (r.error?.[1] ?? 0)]);
 
 /** Per language, one log-scale ratio chart per workload, all on the language's shared axis. */
-export function RatioSections({ sections }: { sections: readonly RatioSection<ModePair>[] }) {
+export function RatioSections({ sections }: { sections: readonly RatioSection[] }) {
   const narrow = useNarrow();
   return (
     <>

@@ -1,20 +1,18 @@
 import { Link } from "react-router";
-import type { ModePair } from "../../../api/types";
+import { historyHref } from "../../../lib/filters";
 import { formatParams } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatValue } from "../../../lib/units";
 import type { RatioRow } from "../lib/ratioRows";
 import { sidesLabel } from "../lib/ratioRows";
 
-type Row = RatioRow<ModePair>;
-
-function intervalText(row: Row): string {
+function intervalText(row: RatioRow): string {
   if (!row.interval) return "";
   const bounds = `${row.interval.low.toPrecision(3)} – ${row.interval.high.toPrecision(3)}`;
   return row.interval.method === "delta" ? `${bounds} (95%)` : `${bounds} (range)`;
 }
 
-const side = (key: "sync" | "async", header: string): Column<Row> => ({
+const side = (key: "sync" | "async", header: string): Column<RatioRow> => ({
   id: key,
   header,
   align: "end",
@@ -23,13 +21,11 @@ const side = (key: "sync" | "async", header: string): Column<Row> => ({
   raw: (r) => ({ [header]: r.pair[key].value, [`${header} unit`]: r.pair[key].unit }),
   dataValue: (r) => r.pair[key].value,
   render: (r) => (
-    <Link to={`/history?series=${r.pair[key].series_id}`}>
-      {formatValue(r.pair[key].value, r.pair[key].unit)}
-    </Link>
+    <Link to={historyHref([r.pair[key].series_id])}>{formatValue(r.pair[key].value, r.pair[key].unit)}</Link>
   ),
 });
 
-export const modeColumns: Column<Row>[] = [
+export const modeColumns: Column<RatioRow>[] = [
   { id: "language", header: "Language", text: (r) => r.pair.language },
   { id: "benchmark", header: "Benchmark", text: (r) => r.pair.benchmark },
   { id: "params", header: "Params", text: (r) => formatParams(r.pair.params) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRatio, ratioInterval, type SideLike, t975 } from "./ratio";
+import { describeRatio, ratioInterval, type SideValue, t975 } from "./ratio";
 
 describe("describeRatio", () => {
   it("words lower-is-better ratios", () => {
@@ -22,7 +22,7 @@ describe("describeRatio", () => {
   });
 });
 
-const side = (value: number, stats: SideLike["stats"] = null, unit = "us"): SideLike => ({
+const side = (value: number, stats: SideValue["stats"] = null, unit = "us"): SideValue => ({
   value,
   unit,
   value_base: value * 1e-6,

@@ -11,24 +11,12 @@
  *   ratios the ranges allow: min_a / max_s … max_a / min_s. That is a range, not a confidence interval.
  * - Otherwise there is no interval.
  */
-import { toBase } from "../../../lib/units";
+import type { ModeSide } from "../../../api/types";
+import type { RatioVerdict } from "../../../components/charts/RatioBarChart";
+import { type Direction, measuresSpeed, toBase } from "../../../lib/units";
 
-export interface StatsLike {
-  n?: number | null;
-  mean?: number | null;
-  stddev?: number | null;
-  min?: number | null;
-  max?: number | null;
-}
-
-export interface SideLike {
-  value: number;
-  unit: string;
-  value_base: number;
-  stats?: StatsLike | null;
-}
-
-export type RatioVerdict = "faster" | "slower" | "better" | "worse" | "same";
+/** What the interval uses of a side of a pair. */
+export type SideValue = Pick<ModeSide, "value" | "unit" | "value_base" | "stats">;
 
 export interface RatioWording {
   /** "async 2.09× slower". */
@@ -37,8 +25,6 @@ export interface RatioWording {
   /** The factor the text states, ≥ 1. */
   factor: number;
 }
-
-const SPEED_UNITS = new Set(["s", "ops/s", "req/s", "B/s"]);
 
 function formatFactor(factor: number): string {
   return `${Number(factor.toPrecision(3)).toLocaleString("en-US", { maximumFractionDigits: 12 })}×`;
@@ -49,12 +35,12 @@ function formatFactor(factor: number): string {
  * slower for lower-is-better metrics and faster for higher-is-better ones; time and rate
  * metrics say faster/slower, the others better/worse.
  */
-export function describeRatio(ratio: number, direction: string, baseUnit: string): RatioWording {
+export function describeRatio(ratio: number, direction: Direction, baseUnit: string): RatioWording {
   const factor = ratio >= 1 ? ratio : 1 / ratio;
   if (Number(factor.toPrecision(3)) === 1)
     return { text: "async about the same (1.00×)", verdict: "same", factor: 1 };
   const asyncIsBetter = direction === "higher" ? ratio > 1 : ratio < 1;
-  const speed = SPEED_UNITS.has(baseUnit);
+  const speed = measuresSpeed(baseUnit);
   const verdict: RatioVerdict = speed
     ? asyncIsBetter
       ? "faster"
@@ -93,7 +79,7 @@ interface LogVariance {
   n: number;
 }
 
-function logVariance(side: SideLike): LogVariance | null {
+function logVariance(side: SideValue): LogVariance | null {
   const { n, stddev, mean } = side.stats ?? {};
   const m = mean ?? side.value;
   if (typeof n !== "number" || n < 2 || typeof stddev !== "number" || !m) return null;
@@ -110,13 +96,13 @@ function deltaInterval(ratio: number, a: LogVariance | null, s: LogVariance | nu
   return { low: ratio * Math.exp(-half), high: ratio * Math.exp(half), method: "delta" };
 }
 
-function bounds(side: SideLike): [number, number] | null {
+function bounds(side: SideValue): [number, number] | null {
   const { min, max } = side.stats ?? {};
   if (typeof min !== "number" && typeof max !== "number") return null;
   return [toBase(min ?? side.value, side.unit), toBase(max ?? side.value, side.unit)];
 }
 
-function rangeInterval(sync: SideLike, async: SideLike): RatioInterval | null {
+function rangeInterval(sync: SideValue, async: SideValue): RatioInterval | null {
   const a = bounds(async);
   const s = bounds(sync);
   if (!a && !s) return null;
@@ -127,6 +113,6 @@ function rangeInterval(sync: SideLike, async: SideLike): RatioInterval | null {
 }
 
 /** The 95% interval of async/sync, or the range its reported ranges allow; null without either. */
-export function ratioInterval(sync: SideLike, async: SideLike, ratio: number): RatioInterval | null {
+export function ratioInterval(sync: SideValue, async: SideValue, ratio: number): RatioInterval | null {
   return deltaInterval(ratio, logVariance(async), logVariance(sync)) ?? rangeInterval(sync, async);
 }

@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { buildRatioSections, type PairLike, sidesLabel } from "./ratioRows";
+import type { ModePair, ModeSide } from "../../../api/types";
+import { buildRatioSections, sidesLabel } from "./ratioRows";
 
-function pair(overrides: Partial<PairLike> = {}): PairLike {
+type SideFields = Pick<ModeSide, "series_id" | "value" | "unit" | "value_base"> & Partial<ModeSide>;
+
+const side = (fields: SideFields): ModeSide => ({
+  run_id: "r",
+  started_at: "2025-03-20T00:00:00Z",
+  implementation: "dart:io",
+  variant: "sequential",
+  // The params the side does not share with its pair; none by default.
+  params: {},
+  stats: null,
+  ...fields,
+});
+
+function pair(overrides: Partial<ModePair> = {}): ModePair {
   return {
     suite: "dart-async-file-writes",
     benchmark: "file-write-tiny",
@@ -12,22 +26,8 @@ function pair(overrides: Partial<PairLike> = {}): PairLike {
     metric: "time_per_op",
     base_unit: "s",
     direction: "lower",
-    sync: {
-      series_id: 1,
-      run_id: "r",
-      variant: "sequential",
-      value: 57.444,
-      unit: "us",
-      value_base: 57.444e-6,
-    },
-    async: {
-      series_id: 2,
-      run_id: "r",
-      variant: "sequential",
-      value: 119.898,
-      unit: "us",
-      value_base: 119.898e-6,
-    },
+    sync: side({ series_id: 1, value: 57.444, unit: "us", value_base: 57.444e-6 }),
+    async: side({ series_id: 2, value: 119.898, unit: "us", value_base: 119.898e-6 }),
     async_over_sync: 119.898 / 57.444,
     ...overrides,
   };
@@ -73,15 +73,8 @@ describe("buildRatioSections", () => {
   it("turns the interval into log offsets", () => {
     const [section] = buildRatioSections([
       pair({
-        sync: {
-          series_id: 1,
-          run_id: "r",
-          value: 10,
-          unit: "ms",
-          value_base: 0.01,
-          stats: { min: 8, max: 12 },
-        },
-        async: { series_id: 2, run_id: "r", value: 20, unit: "ms", value_base: 0.02 },
+        sync: side({ series_id: 1, value: 10, unit: "ms", value_base: 0.01, stats: { min: 8, max: 12 } }),
+        async: side({ series_id: 2, value: 20, unit: "ms", value_base: 0.02 }),
         async_over_sync: 2,
       }),
     ]);

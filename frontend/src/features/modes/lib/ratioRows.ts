@@ -1,33 +1,10 @@
 /** Shapes sync/async pairs into ratio bars on a log scale, one section per language. */
+import type { ModePair, ModeSide } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
 import { type Params, workloadLabel } from "../../../lib/identity";
-import { describeRatio, type RatioInterval, type RatioWording, ratioInterval, type SideLike } from "./ratio";
+import { describeRatio, type RatioInterval, type RatioWording, ratioInterval } from "./ratio";
 
-export interface PairSide extends SideLike {
-  implementation?: string | null;
-  variant?: string | null;
-  /** The side's own params; those that differ from the pair's are named. */
-  params?: Params;
-  series_id: number | string;
-  run_id: string;
-}
-
-export interface PairLike {
-  suite: string;
-  benchmark: string;
-  params: Params;
-  language: string;
-  implementation?: string | null;
-  hardware: string;
-  metric: string;
-  base_unit: string;
-  direction: string;
-  sync: PairSide;
-  async: PairSide;
-  async_over_sync: number | null;
-}
-
-export interface RatioRow<P extends PairLike = PairLike> {
+export interface RatioRow {
   key: string;
   ratio: number;
   label: string;
@@ -37,28 +14,29 @@ export interface RatioRow<P extends PairLike = PairLike> {
   error: [number, number] | null;
   wording: RatioWording;
   interval: RatioInterval | null;
-  pair: P;
+  pair: ModePair;
 }
 
-export interface WorkloadGroup<P extends PairLike = PairLike> {
+export interface WorkloadGroup {
   key: string;
   /** "file-write-tiny (writes=10000, payload_bytes=13)", with the hardware when several are shown. */
   title: string;
   /** The sides every row compares ("dart:io sequential"), or "" when rows differ and name their own. */
   sides: string;
-  rows: RatioRow<P>[];
+  rows: RatioRow[];
 }
 
-export interface RatioSection<P extends PairLike = PairLike> {
+export interface RatioSection {
   language: string;
   color: string;
-  groups: WorkloadGroup<P>[];
+  groups: WorkloadGroup[];
   /** Every row of the section, in group order. */
-  rows: RatioRow<P>[];
+  rows: RatioRow[];
 }
 
-function describeSide(side: PairSide, shared: Params): string {
-  const extra = Object.entries(side.params ?? {})
+/** A side's implementation, variant and the params it does not share with the pair. */
+function describeSide(side: ModeSide, shared: Params): string {
+  const extra = Object.entries(side.params)
     .filter(([key, value]) => shared[key] !== value)
     .map(([key, value]) => `${key}=${String(value)}`);
   return [side.implementation, side.variant, ...extra].filter(Boolean).join(" ");
@@ -68,13 +46,13 @@ function describeSide(side: PairSide, shared: Params): string {
  * What is compared: "dart:io sequential" when both sides run the same implementation and
  * variant, else "async fio/posixaio iodepth=32 vs sync fio/sync".
  */
-export function sidesLabel(pair: PairLike): string {
-  const a = describeSide({ implementation: pair.implementation, ...pair.async }, pair.params);
-  const s = describeSide({ implementation: pair.implementation, ...pair.sync }, pair.params);
+export function sidesLabel(pair: ModePair): string {
+  const a = describeSide(pair.async, pair.params);
+  const s = describeSide(pair.sync, pair.params);
   return a === s ? a : `async ${a || "(default)"} vs sync ${s || "(default)"}`;
 }
 
-function toRow<P extends PairLike>(pair: P, ratio: number): RatioRow<P> {
+function toRow(pair: ModePair, ratio: number): RatioRow {
   const interval = ratioInterval(pair.sync, pair.async, ratio);
   const logRatio = Math.log10(ratio);
   return {
@@ -89,17 +67,13 @@ function toRow<P extends PairLike>(pair: P, ratio: number): RatioRow<P> {
   };
 }
 
-function workloadKey(pair: PairLike): string {
+function workloadKey(pair: ModePair): string {
   return JSON.stringify([pair.suite, pair.hardware, pair.benchmark, pair.params]);
 }
 
 /** When every row compares the same sides, say so once in the heading and keep row labels to the metric. */
-function buildWorkload<P extends PairLike>(
-  key: string,
-  rows: RatioRow<P>[],
-  showHardware: boolean,
-): WorkloadGroup<P> {
-  const first = (rows[0] as RatioRow<P>).pair;
+function buildWorkload(key: string, rows: RatioRow[], showHardware: boolean): WorkloadGroup {
+  const first = (rows[0] as RatioRow).pair;
   const sides = new Set(rows.map((r) => sidesLabel(r.pair)));
   const shared = sides.size === 1 ? [...sides][0] : "";
   const title = [workloadLabel(first.benchmark, first.params), showHardware ? first.hardware : ""]
@@ -119,13 +93,13 @@ function buildWorkload<P extends PairLike>(
  * Sections by language, each with one group per workload (benchmark, params, hardware) and a row per
  * metric and pair of sides. Pairs without a positive ratio are left out.
  */
-export function buildRatioSections<P extends PairLike>(pairs: readonly P[]): RatioSection<P>[] {
+export function buildRatioSections(pairs: readonly ModePair[]): RatioSection[] {
   const showHardware = new Set(pairs.map((p) => p.hardware)).size > 1;
-  const byLanguage = new Map<string, Map<string, RatioRow<P>[]>>();
+  const byLanguage = new Map<string, Map<string, RatioRow[]>>();
   for (const pair of pairs) {
     const ratio = pair.async_over_sync;
     if (ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
-    const workloads = byLanguage.get(pair.language) ?? new Map<string, RatioRow<P>[]>();
+    const workloads = byLanguage.get(pair.language) ?? new Map<string, RatioRow[]>();
     workloads.set(workloadKey(pair), [...(workloads.get(workloadKey(pair)) ?? []), toRow(pair, ratio)]);
     byLanguage.set(pair.language, workloads);
   }

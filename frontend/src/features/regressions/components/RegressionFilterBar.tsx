@@ -1,5 +1,5 @@
+import { CHANGE_DIRECTIONS, TRIAGE_STATUSES } from "../../../api/vocabulary";
 import type { RegressionFilters } from "../lib/filters";
-import { DIRECTIONS, STATUSES } from "../lib/wording";
 
 type Key = "status" | "direction" | "suite" | "language";
 
@@ -51,14 +51,14 @@ export function RegressionFilterBar({ filters, suites, languages, onChange }: Pr
         label="Status"
         name="status"
         value={filters.status}
-        options={named(STATUSES.map((s) => s.value))}
+        options={named(TRIAGE_STATUSES)}
         onChange={onChange}
       />
       <Choice
         label="Direction"
         name="direction"
         value={filters.direction}
-        options={named(DIRECTIONS)}
+        options={named(CHANGE_DIRECTIONS)}
         onChange={onChange}
       />
       <Choice

@@ -1,10 +1,10 @@
-import { STATUSES } from "../lib/wording";
+import type { RegressionStatus } from "../../../api/types";
+import { STATUS_TEXT } from "../lib/wording";
 
 /** A triage status as a labelled badge; its meaning on hover. */
-export function StatusBadge({ status }: { status: string }) {
-  const meaning = STATUSES.find((s) => s.value === status)?.text;
+export function StatusBadge({ status }: { status: RegressionStatus }) {
   return (
-    <span className={`badge badge-${status}`} title={meaning} data-status={status}>
+    <span className={`badge badge-${status}`} title={STATUS_TEXT[status]} data-status={status}>
       {status}
     </span>
   );

@@ -1,20 +1,16 @@
 /** The Regressions page's filters ⇄ its URL. */
-import type { ChangeDirection, RegressionStatus } from "../../../api/types";
-import { DIRECTIONS, STATUSES } from "./wording";
-
-export interface RegressionFilters {
-  status?: RegressionStatus;
-  direction?: ChangeDirection;
-  suite?: string;
-  language?: string;
-  /** The page after this cursor; none for the newest. */
-  cursor?: string;
-}
+import type { RegressionQuery } from "../../../api/types";
+import { CHANGE_DIRECTIONS, TRIAGE_STATUSES } from "../../../api/vocabulary";
 
 const KEYS = ["status", "direction", "suite", "language", "cursor"] as const;
 
-const isStatus = (v: string): v is RegressionStatus => STATUSES.some((s) => s.value === v);
-const isDirection = (v: string): v is ChangeDirection => (DIRECTIONS as readonly string[]).includes(v);
+/** The list's filters, as the service's query takes them; `cursor` is the page after it (none: newest). */
+export type RegressionFilters = { [Key in (typeof KEYS)[number]]?: NonNullable<RegressionQuery[Key]> };
+
+const isStatus = (v: string): v is (typeof TRIAGE_STATUSES)[number] =>
+  (TRIAGE_STATUSES as readonly string[]).includes(v);
+const isDirection = (v: string): v is (typeof CHANGE_DIRECTIONS)[number] =>
+  (CHANGE_DIRECTIONS as readonly string[]).includes(v);
 
 /** Reads the filters, dropping values the service would refuse. */
 export function parseRegressionFilters(params: URLSearchParams): RegressionFilters {

@@ -1,13 +1,13 @@
 /** Detected changes and maintainers' annotations as markers on a history chart. */
-import type { Annotation, Regression } from "../../../api/types";
-import type { Marker } from "../../../lib/markers";
+import type { Annotation, Regression, RegressionStatus } from "../../../api/types";
+import type { Marker } from "../../../components/charts/historyChartModel";
 import { formatSize } from "./wording";
 
 export interface ChartNote extends Marker {
   /** Unique across regressions and annotations. */
   key: string;
   time: string;
-  kind: "regression" | "improvement" | "annotation";
+  status?: RegressionStatus;
   /** Who said it: the annotation's author; none for a detected change. */
   by?: string;
   /** The detected change, for a link to its triage. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeChanges, formatConfidence, formatSize, parseLinks } from "./wording";
+import { TRIAGE_STATUSES } from "../../../api/vocabulary";
+import { describeChanges, formatConfidence, formatSize, parseLinks, STATUSES } from "./wording";
 
 const latency = { base_unit: "s", direction: "lower" as const };
 const throughput = { base_unit: "ops/s", direction: "higher" as const };
@@ -71,5 +72,12 @@ describe("describeChanges", () => {
     expect(describeChanges({ links: [[], ["https://a.example"]] })).toEqual([
       "links: (none) → https://a.example",
     ]);
+  });
+});
+
+describe("STATUSES", () => {
+  it("lists every status in the vocabulary's order, with what it means", () => {
+    expect(STATUSES.map((s) => s.value)).toEqual([...TRIAGE_STATUSES]);
+    expect(STATUSES[0]).toEqual({ value: "untriaged", text: "not looked at yet" });
   });
 });

@@ -1,21 +1,21 @@
 /** How regressions read: their size, confidence, status and audit trail. */
-import type { ChangeDirection, Regression, RegressionStatus } from "../../../api/types";
+import type { Regression, RegressionStatus } from "../../../api/types";
+import { TRIAGE_STATUSES } from "../../../api/vocabulary";
+import { measuresSpeed } from "../../../lib/units";
 
-/** Every triage status, in the order a maintainer meets them, with what it means. */
-export const STATUSES = [
-  { value: "untriaged", text: "not looked at yet" },
-  { value: "acknowledged", text: "seen; a real change" },
-  { value: "investigating", text: "someone is looking into it" },
-  { value: "fixed", text: "a later change fixed it" },
-  { value: "wontfix", text: "real, but it stays" },
-  { value: "expected", text: "an intended change: the baseline resets" },
-  { value: "invalid", text: "noise or infrastructure, not the code" },
-] as const satisfies readonly { value: RegressionStatus; text: string }[];
+/** What each triage status means; a status the service adds must be explained here, or tsc fails. */
+export const STATUS_TEXT = {
+  untriaged: "not looked at yet",
+  acknowledged: "seen; a real change",
+  investigating: "someone is looking into it",
+  fixed: "a later change fixed it",
+  wontfix: "real, but it stays",
+  expected: "an intended change: the baseline resets",
+  invalid: "noise or infrastructure, not the code",
+} as const satisfies Record<RegressionStatus, string>;
 
-export const DIRECTIONS = ["regression", "improvement"] as const satisfies readonly ChangeDirection[];
-
-/** Units where worse means slower: times and rates. */
-const SPEED_UNITS = new Set(["s", "ops/s", "req/s", "B/s"]);
+/** Every triage status in the service's order, the order a maintainer meets them, with its meaning. */
+export const STATUSES = TRIAGE_STATUSES.map((value) => ({ value, text: STATUS_TEXT[value] }));
 
 type SizeInput = Pick<Regression, "direction" | "relative_change"> & {
   series: Pick<Regression["series"], "base_unit" | "direction">;
@@ -27,7 +27,7 @@ export function formatSize(change: SizeInput): string {
   const digits = Math.abs(percent) >= 100 ? 0 : 1;
   const sign = percent > 0 ? "+" : percent < 0 ? "−" : "";
   const worse = change.direction === "regression";
-  const word = SPEED_UNITS.has(change.series.base_unit)
+  const word = measuresSpeed(change.series.base_unit)
     ? worse
       ? "slower"
       : "faster"

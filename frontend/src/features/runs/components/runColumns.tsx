@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { RunResult, RunSummary } from "../../../api/types";
+import { historyHref } from "../../../lib/filters";
 import { formatParams } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
@@ -68,6 +69,6 @@ export const resultColumns: Column<RunResult>[] = [
     text: () => "",
     sortValue: () => null,
     raw: (r) => ({ "Series id": r.series_id }),
-    render: (r) => <Link to={`/history?series=${r.series_id}`}>history</Link>,
+    render: (r) => <Link to={historyHref([r.series_id])}>history</Link>,
   },
 ];

@@ -1,13 +1,9 @@
 /** Finds the run to compare a run with: the latest earlier run of the same suite and hardware. */
+import type { RunSummary } from "../../../api/types";
 
-export interface RunLike {
-  id: string;
-  suite: string;
-  hardware_name: string;
-  started_at: string;
-}
+type RunKey = Pick<RunSummary, "id" | "suite" | "hardware_name" | "started_at">;
 
-export function previousRun<R extends RunLike>(runs: readonly R[], current: RunLike): R | null {
+export function previousRun<R extends RunKey>(runs: readonly R[], current: RunKey): R | null {
   const at = Date.parse(current.started_at);
   const earlier = runs.filter(
     (r) =>

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { scaleFor } from "../../lib/units";
+import { type BarChartModel, chartLines } from "./barChartModel";
+
+const bar = (key: string) => ({ key, label: `impl ${key}`, mode: null, color: "#000" });
+const cell = (value: number, seriesId: number) => ({ value, error: null, seriesId });
+
+const chart: BarChartModel = {
+  key: "time_per_op [s]",
+  metric: "time_per_op",
+  direction: "lower",
+  scale: scaleFor([1], "s"),
+  bars: [bar("a"), bar("b")],
+  rows: [
+    { key: "w1", label: "workload 1", cells: { a: cell(1, 10), b: cell(2, 11) } },
+    { key: "w2", label: "workload 2", cells: { b: cell(3, 12) } },
+  ],
+};
+
+describe("chartLines", () => {
+  it("puts each group's heading before only the bars it has, in the chart's bar order", () => {
+    expect(chartLines(chart).map((l) => [l.kind, l.key, l.label])).toEqual([
+      ["group", "w1", "workload 1"],
+      ["bar", "w1|a", "impl a"],
+      ["bar", "w1|b", "impl b"],
+      ["group", "w2", "workload 2"],
+      ["bar", "w2|b", "impl b"],
+    ]);
+  });
+
+  it("keeps each bar's cell for the tooltip and the click", () => {
+    const last = chartLines(chart).at(-1);
+    expect(last?.kind === "bar" && last.cell).toEqual({ value: 3, error: null, seriesId: 12 });
+  });
+
+  it("draws nothing without groups", () => {
+    expect(chartLines({ bars: chart.bars, rows: [] })).toEqual([]);
+  });
+});

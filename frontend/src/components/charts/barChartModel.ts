@@ -1,0 +1,54 @@
+/** What GroupedBarChart draws: groups of bars in one display unit. Features build it from their data. */
+import type { Direction, Scale } from "../../lib/units";
+
+/** One implementation across the groups: its legend entry and colour. */
+export interface BarSeries {
+  key: string;
+  label: string;
+  mode: string | null;
+  color: string;
+}
+
+export interface BarCell {
+  /** In the chart's display unit. */
+  value: number;
+  /** Offsets below and above `value` to the lowest and highest reported value, display unit. */
+  error: [number, number] | null;
+  /** Handed to the chart's `onSelectSeries` when the bar is clicked. */
+  seriesId: number;
+}
+
+/** One group (a workload): its cells by bar key. */
+export interface BarRow {
+  key: string;
+  label: string;
+  cells: Record<string, BarCell>;
+}
+
+export interface BarChartModel {
+  key: string;
+  metric: string;
+  direction: Direction | "mixed";
+  scale: Scale;
+  bars: BarSeries[];
+  rows: BarRow[];
+}
+
+/** A line of the drawn chart: a group's heading, or one bar of the group. */
+export type ChartLine =
+  | { kind: "group"; key: string; label: string }
+  | { kind: "bar"; key: string; label: string; bar: BarSeries; cell: BarCell };
+
+/**
+ * The chart as lines: each group's heading followed by only the bars it has, so sparse groups take
+ * no room for bars they lack.
+ */
+export function chartLines(chart: Pick<BarChartModel, "bars" | "rows">): ChartLine[] {
+  return chart.rows.flatMap((row): ChartLine[] => [
+    { kind: "group", key: row.key, label: row.label },
+    ...chart.bars.flatMap((bar): ChartLine[] => {
+      const cell = row.cells[bar.key];
+      return cell ? [{ kind: "bar", key: `${row.key}|${bar.key}`, label: bar.label, bar, cell }] : [];
+    }),
+  ]);
+}
