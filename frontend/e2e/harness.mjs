@@ -1,19 +1,18 @@
-// Starts the real Benchboard service on a free port with a fresh embedded database (seed studies
-// load on start), a headless Chromium from Debian, and helpers the specs share.
+// The real Benchboard service on a free port with a fresh embedded database (seed studies load on
+// start), and Debian's Chromium; used by the e2e run (playwright.config.ts, e2e/global-setup.ts)
+// and by the front-end bench.
 import { execFile, spawn } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { chromium } from "playwright-core";
+import { chromium } from "@playwright/test";
 
 const run = promisify(execFile);
 export const FRONTEND = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const REPO = path.resolve(FRONTEND, "..");
 const BIN = path.resolve(FRONTEND, process.env.BENCHBOARD_BIN ?? "../.venv/bin/benchboard");
-export const SCREENSHOTS = path.join(FRONTEND, "e2e", "screenshots");
-
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -25,7 +24,8 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-function freePort() {
+/** A TCP port nothing listens on right now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -52,11 +52,16 @@ async function waitForHealth(base, child, timeoutMs) {
 }
 
 /**
- * A fresh service: `db reset --yes`, `serve`, a token with the given scope (more with createToken).
- * Call stop() when done.
+ * A fresh service: `db reset --yes`, `serve` (on `port`, or a free one), a token with the given
+ * scope (more with createToken). Call stop() when done: it ends the server by its PID.
+ * @param {{ dataDir?: string, scope?: string, port?: number }} [options]
  */
-export async function startService({ dataDir = path.join(REPO, ".data", "e2e"), scope = "upload" } = {}) {
-  const port = await freePort();
+export async function startService({
+  dataDir = path.join(REPO, ".data", "e2e"),
+  scope = "upload",
+  port: chosenPort,
+} = {}) {
+  const port = chosenPort ?? (await freePort());
   const env = {
     ...process.env,
     BENCHBOARD_DATA_DIR: dataDir,
@@ -88,10 +93,10 @@ export async function startService({ dataDir = path.join(REPO, ".data", "e2e"), 
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once("exit", resolve);
-      child.kill("SIGTERM");
-      setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 15_000).unref();
+      process.kill(child.pid, "SIGTERM");
+      setTimeout(() => child.exitCode === null && process.kill(child.pid, "SIGKILL"), 15_000).unref();
     });
-  return { base, token, createToken, stop, log };
+  return { base, token, createToken, stop, log, pid: child.pid };
 }
 
 export async function launchBrowser() {
@@ -111,58 +116,4 @@ export async function api(service, pathname, init = {}) {
   if (!response.ok)
     throw new Error(`${init.method ?? "GET"} ${pathname}: ${response.status} ${JSON.stringify(body)}`);
   return body;
-}
-
-/** Scrolls through the page so everything drawn on approach (charts below the fold) is drawn. */
-export async function revealAll(page) {
-  for (let y = 0; y < (await page.evaluate(() => document.documentElement.scrollHeight)); y += 600) {
-    await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.waitForTimeout(30);
-  }
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(100);
-}
-
-/** Screenshots of the page at desktop and phone widths; fails if the page is wider than the screen. */
-export async function screenshots(page, name) {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
-    await page.waitForTimeout(300);
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    if (scrollWidth > width)
-      throw new Error(`${name}: the page is ${scrollWidth} px wide at a ${width} px screen`);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-/** Parses CSV (RFC 4180 quoting) after the leading `#` comment lines. */
-export function parseCsv(csv) {
-  const text = csv.replace(/^(#[^\n]*\n)+/, "");
-  const rows = [];
-  let row = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (char === "\n") {
-      row.push(cell.replace(/\r$/, ""));
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += char;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
 }

@@ -12,6 +12,7 @@ type Post<P extends keyof paths> = paths[P] extends { post: infer Op } ? JsonBod
 
 export type SuiteList = Get<"/api/v1/suites">;
 export type Suite = SuiteList["items"][number];
+export type RunUpload = Post<"/api/v1/runs">;
 export type RunList = Get<"/api/v1/runs">;
 export type RunListQuery = GetQuery<"/api/v1/runs">;
 export type RunSummary = RunList["items"][number];

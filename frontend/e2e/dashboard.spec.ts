@@ -1,0 +1,247 @@
+// The dashboard against the real service. Tests that read read only the seed studies (no test
+// uploads into them); tests that write upload into a suite of their own. Any order works.
+import { readFile } from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import type { SeriesList } from "../src/api/types";
+import {
+  cell,
+  column,
+  drawAllCharts,
+  expect,
+  parseCsv,
+  type Service,
+  screenshots,
+  seedRun,
+  seedRuns,
+  test,
+  type UploadBody,
+  uniqueSuite,
+} from "./fixtures";
+
+/** The series the Explore table lists for a query: those with a latest value, in one page. */
+async function measuredSeries(service: Service, query: string) {
+  const page = await service.get<SeriesList>(`/api/v1/series?${query}&limit=500`);
+  expect(page.next_cursor, "one page holds them all").toBeNull();
+  const measured = page.items.filter((s) => s.latest !== null);
+  expect(measured.length, `series with a value for ${query}`).toBeGreaterThan(0);
+  return measured;
+}
+
+const FIO_RUN = "78b4942b-2f4e-493d-84fe-e2814dc4ab9b";
+
+test.describe("studies", () => {
+  test("the home page lists every seed study with its runs", async ({ page }) => {
+    const runs = await seedRuns();
+    const suites = [...new Set(runs.map((r) => r.suite))];
+    expect(suites.length).toBeGreaterThan(0);
+    await page.goto("/");
+    for (const suite of suites) {
+      const card = page.locator(`article.card[data-suite="${suite}"]`);
+      await expect(card.locator("dd").first()).toHaveText(
+        String(runs.filter((r) => r.suite === suite).length),
+      );
+    }
+    await screenshots(page, "studies");
+  });
+});
+
+test.describe("explore", () => {
+  test("language=dart&mode=async shows only Dart async bars, and the URL round-trips", async ({
+    page,
+    service,
+  }) => {
+    const dartAsync = await measuredSeries(service, "language=dart&mode=async");
+    await page.goto("/explore?language=dart&mode=async");
+    await expect(column(page, "language")).toHaveText(dartAsync.map(() => "dart"));
+    await expect(column(page, "mode")).toHaveText(dartAsync.map(() => "async"));
+    await expect(page.locator('input[name="language"][value="dart"]')).toBeChecked();
+    await expect(page.locator('input[name="mode"][value="async"]')).toBeChecked();
+    await drawAllCharts(page);
+    const legend = page.locator("figure.chart .legend li");
+    await expect(legend.first()).toBeVisible();
+    await expect(legend.filter({ hasNotText: /^\s*dart · .* · async/ })).toHaveCount(0);
+    await expect(page.locator("figure.chart [data-mode]").first()).toBeAttached();
+    await expect(page.locator('figure.chart [data-mode]:not([data-mode="async"])')).toHaveCount(0);
+    await screenshots(page, "explore");
+
+    const suite = "dart-async-file-writes";
+    const inSuite = await measuredSeries(service, `suite=${suite}&language=dart&mode=async`);
+    await page.locator(`input[name="suite"][value="${suite}"]`).click();
+    await expect(page).toHaveURL(/suite=dart-async-file-writes/);
+    await expect(column(page, "suite")).toHaveText(inSuite.map(() => suite));
+    await page.goBack();
+    await expect(page).toHaveURL((url) => !url.searchParams.has("suite"));
+    const params = new URL(page.url()).searchParams;
+    expect([params.getAll("language"), params.getAll("mode")]).toEqual([["dart"], ["async"]]);
+    await expect(page.locator(`input[name="suite"][value="${suite}"]`)).not.toBeChecked();
+    await expect(column(page, "language")).toHaveCount(dartAsync.length);
+    await page.goForward();
+    await expect(page).toHaveURL(/suite=dart-async-file-writes/);
+    await expect(column(page, "suite")).toHaveCount(inSuite.length);
+  });
+
+  test("CSV export holds the table's rows in its order", async ({ page, service }) => {
+    const latency = await measuredSeries(service, "suite=fio-sync-vs-async&metric=latency");
+    await page.goto("/explore?suite=fio-sync-vs-async&metric=latency&sort=value&dir=desc");
+    await expect(column(page, "value")).toHaveCount(latency.length);
+    const benchmarks = await column(page, "benchmark").allInnerTexts();
+    const values = await column(page, "value")
+      .locator("data")
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("value"))));
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    const csv = await readFile(await download.path(), "utf8");
+    expect(csv).toMatch(/^# filters: suite=fio-sync-vs-async; .*metric=latency/m);
+    const [header = [], ...body] = parseCsv(csv);
+    expect(body.map((r) => r[header.indexOf("Benchmark")])).toEqual(benchmarks);
+    expect(body.map((r) => Number(r[header.indexOf("Latest value")]))).toEqual(values);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+  });
+
+  test("filters are keyboard-usable", async ({ page, service }) => {
+    const asyncOnly = await measuredSeries(service, "suite=wpf-async-log-reading&mode=async");
+    await page.goto("/explore?suite=wpf-async-log-reading");
+    await page.locator('input[name="mode"][value="async"]').focus();
+    await page.keyboard.press("Space");
+    await expect(page).toHaveURL(/mode=async/);
+    await expect(column(page, "mode")).toHaveText(asyncOnly.map(() => "async"));
+  });
+});
+
+/** The row of the sync-vs-async table for a benchmark whose params include `param`. */
+function modeRow(page: Page, benchmark: string, param: string) {
+  return page
+    .locator("table.data-table tbody tr")
+    .filter({ has: cell(page, "benchmark").getByText(benchmark, { exact: true }) })
+    .filter({ has: cell(page, "params").getByText(new RegExp(`(^|, )${param}(,|$)`)) });
+}
+
+test.describe("sync vs async", () => {
+  test("Dart file-write-tiny, 10,000 writes: async 2.09× slower", async ({ page }) => {
+    await page.goto("/modes?suite=dart-async-file-writes");
+    const row = modeRow(page, "file-write-tiny", "writes=10000");
+    await expect(row).toHaveCount(1);
+    await expect(cell(row, "wording")).toHaveText("async 2.09× slower");
+    await expect(cell(row, "ratio")).toHaveText("2.087×");
+    await drawAllCharts(page);
+    await expect(page.getByText("async 2.09× slower", { exact: true }).first()).toBeVisible();
+    await screenshots(page, "sync-vs-async");
+  });
+
+  test("fio random-read latency (direct=0): async 33.3× slower", async ({ page }) => {
+    await page.goto("/modes?suite=fio-sync-vs-async&metric=latency");
+    const row = modeRow(page, "fio-randread-4k", "direct=0");
+    await expect(row).toHaveCount(1);
+    await expect(cell(row, "ratio")).toHaveText("33.31×");
+    await expect(cell(row, "wording")).toHaveText("async 33.3× slower");
+  });
+
+  test("fio random-read IOPS (direct=0): higher is better, so async is 2.48× slower", async ({ page }) => {
+    await page.goto("/modes?suite=fio-sync-vs-async&metric=iops");
+    const row = modeRow(page, "fio-randread-4k", "direct=0");
+    await expect(row).toHaveCount(1);
+    await expect(cell(row, "wording")).toHaveText("async 2.48× slower");
+  });
+});
+
+test.describe("compare runs", () => {
+  test("a copy of the fio run with one value raised 20% shows that one change", async ({ page, service }) => {
+    const fio = await seedRun(FIO_RUN);
+    const suite = uniqueSuite("compare");
+    const baseline: UploadBody = { ...structuredClone(fio), id: crypto.randomUUID(), suite };
+    const contender = structuredClone(baseline);
+    contender.id = crypto.randomUUID();
+    contender.started_at = "2025-03-21T00:00:00Z";
+    const [first] = contender.results;
+    if (!first) throw new Error("the fio run has no results");
+    first.value *= 1.2;
+    for (const run of [baseline, contender]) {
+      await service.upload(run);
+      // A 201 means the run is committed: it is readable at once, without waiting.
+      await service.get(`/api/v1/runs/${run.id}`);
+    }
+
+    await page.goto(`/runs/${contender.id}`);
+    await page.getByRole("link", { name: /Compare with the previous run/ }).click();
+    await expect(page).toHaveURL(new RegExp(`baseline=${baseline.id}&contender=${contender.id}`));
+    await expect(column(page, "change")).toHaveCount(fio.results.length);
+    const changed = page
+      .locator("table.data-table tbody tr")
+      .filter({ hasNot: cell(page, "change").getByText("0.0%", { exact: true }) });
+    await expect(changed).toHaveCount(1);
+    await expect(cell(changed, "change")).toHaveText("+20.0%");
+    await expect(cell(changed, "verdict")).toHaveText("worse");
+    await expect(column(page, "verdict").getByText("within noise", { exact: true })).toHaveCount(
+      fio.results.length - 1,
+    );
+    await expect(page.getByRole("heading", { name: "Only in the baseline" })).toBeVisible();
+    await screenshots(page, "compare-runs");
+  });
+});
+
+/** Two runs a day apart, each with a sync and an async latency: two series of two points. */
+function historyRuns(suite: string): UploadBody[] {
+  return ["2025-03-20T00:00:00Z", "2025-03-21T00:00:00Z"].map((started_at, day) => ({
+    suite,
+    started_at,
+    hardware: { name: "e2e-history-host" },
+    results: (["sync", "async"] as const).map((mode, i) => ({
+      benchmark: "read-file",
+      language: "c",
+      implementation: mode === "sync" ? "read" : "io_uring",
+      mode,
+      metric: "latency",
+      unit: "us",
+      value: 100 + 50 * i + 5 * day,
+    })),
+  }));
+}
+
+test.describe("history and runs", () => {
+  test("a history chart draws each series over real time; a point opens its run", async ({
+    page,
+    service,
+  }) => {
+    const suite = uniqueSuite("history");
+    for (const run of historyRuns(suite)) await service.upload(run);
+    const series = await measuredSeries(service, `suite=${suite}`);
+    expect(series).toHaveLength(2);
+
+    await page.goto(`/history?${series.map((s) => `series=${s.id}`).join("&")}`);
+    const chart = page.locator("figure.chart");
+    await expect(chart.locator(".recharts-line")).toHaveCount(2);
+    await expect(chart.locator(".recharts-line-dot")).toHaveCount(4);
+    await expect(page.locator("table.data-table tbody tr")).toHaveCount(4);
+    await expect(chart).toHaveAttribute("aria-label", /^Time chart of latency in µs for 2 series/);
+    const dates = chart.locator(".recharts-cartesian-axis-tick-value").filter({ hasText: /^\d+ Mar 2025$/ });
+    await expect(dates.first()).toBeVisible();
+    await screenshots(page, "history");
+
+    await chart.locator(".recharts-line-dot").first().hover();
+    await chart.locator(".recharts-active-dot").first().click();
+    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { name: "Results" })).toBeVisible();
+  });
+
+  test("a run page lists its results and links its raw upload", async ({ page }) => {
+    const fio = await seedRun(FIO_RUN);
+    await page.goto(`/runs/${fio.id}`);
+    await expect(page.locator("table.data-table tbody tr")).toHaveCount(fio.results.length);
+    await expect(page.getByRole("link", { name: /raw upload/ })).toHaveAttribute(
+      "href",
+      `/api/v1/runs/${fio.id}/upload`,
+    );
+    await screenshots(page, "run");
+  });
+});
+
+test.describe("errors", () => {
+  test("an unknown run shows the service's error message", async ({ page }) => {
+    await page.goto("/runs/00000000-0000-4000-8000-000000000000");
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText("404");
+    await expect(alert).toContainText("not_found");
+  });
+});

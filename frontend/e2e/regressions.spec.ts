@@ -1,0 +1,181 @@
+// Regressions end to end: a step uploaded through the API is detected by the service, listed on the
+// Regressions page, triaged by a maintainer in the browser, and marked on the series' history chart.
+// Each test uploads its own step into a suite of its own, so they run in any order.
+import type { Page } from "@playwright/test";
+import type { Regression, RegressionPage } from "../src/api/types";
+import { expect, type Service, screenshots, test, type UploadBody, uniqueSuite } from "./fixtures";
+
+const DAY = 86_400_000;
+
+/** 10 runs near 100 µs, then 8 near 130 µs, one a day, of one new series. */
+function stepRuns(suite: string): UploadBody[] {
+  const start = Date.parse("2025-01-01T00:00:00Z");
+  return Array.from({ length: 18 }, (_, i) => ({
+    id: crypto.randomUUID(),
+    suite,
+    name: `step run ${i + 1}`,
+    started_at: new Date(start + i * DAY).toISOString(),
+    hardware: { name: "e2e-runner" },
+    results: [
+      {
+        benchmark: "parse-json",
+        params: { size: "1MiB" },
+        language: "rust",
+        implementation: "serde_json",
+        metric: "latency",
+        unit: "us",
+        // ±1 % of deterministic jitter, so the step is the only change.
+        value: (i < 10 ? 100 : 130) * (1 + (((i * 7) % 5) - 2) / 200),
+      },
+    ],
+  }));
+}
+
+/** Uploads a step into a new suite and waits until the service has detected it. */
+async function detectedStep(service: Service): Promise<Regression> {
+  const suite = uniqueSuite("step");
+  for (const run of stepRuns(suite)) await service.upload(run);
+  // Detection runs in the background after each upload commits.
+  let found: Regression | undefined;
+  await expect
+    .poll(
+      async () => {
+        const { items } = await service.get<RegressionPage>(`/api/v1/regressions?suite=${suite}`);
+        found = items.find((r) => r.direction === "regression");
+        return found && { status: found.status, started_at: found.started_at };
+      },
+      { message: "the step is detected at the first slower run", timeout: 60_000 },
+    )
+    .toEqual({ status: "untriaged", started_at: "2025-01-11T00:00:00Z" });
+  return found as Regression;
+}
+
+/** Pastes a token into the page's token field, replacing one already set. */
+async function pasteToken(page: Page, token: string) {
+  const forget = page.getByRole("button", { name: "Forget token" });
+  if (await forget.isVisible()) await forget.click();
+  await page.getByLabel("Maintainer token").fill(token);
+  await page.getByRole("button", { name: "Use token" }).click();
+  await expect(page.getByRole("button", { name: "Forget token" })).toBeVisible();
+}
+
+test.describe("regressions", () => {
+  test("a 30 % step in an uploaded series is detected", async ({ service }) => {
+    const regression = await detectedStep(service);
+    expect(regression.relative_change).toBeGreaterThan(0.27);
+    expect(regression.relative_change).toBeLessThan(0.33);
+  });
+
+  test("the Regressions page lists it, filtered through the URL", async ({ page, service }) => {
+    const regression = await detectedStep(service);
+    const suite = regression.series.suite;
+    await page.goto("/");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Regressions" }).click();
+    await expect(page).toHaveURL(/\/regressions$/);
+    await page.locator('select[name="suite"]').selectOption(suite);
+    await expect(page).toHaveURL(new RegExp(`suite=${suite}`));
+    await page.locator('select[name="status"]').selectOption("untriaged");
+    await expect(page).toHaveURL(/status=untriaged/);
+    await expect(page.locator("li[data-regression]")).toHaveCount(1);
+    const row = page.locator(`li[data-regression="${regression.id}"]`);
+    await expect(row).toContainText(/\+\d\d\.\d % slower/);
+    await expect(row).toContainText("11 Jan 2025");
+    await expect(row).toContainText(/confidence \d+ %/);
+    await expect(row).toContainText("parse-json (size=1MiB)");
+    await expect(row.locator(".badge")).toHaveText("untriaged");
+  });
+
+  test("a maintainer triages it with a pasted token; refused tokens are explained", async ({
+    page,
+    service,
+  }) => {
+    const regression = await detectedStep(service);
+    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    await page
+      .locator(`li[data-regression="${regression.id}"]`)
+      .getByRole("link", { name: /triage/i })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/regressions/${regression.id}$`));
+    const save = page.getByRole("button", { name: "Save triage" });
+    await expect(save, "no token, no saving").toBeDisabled();
+
+    await pasteToken(page, "not-a-real-token");
+    await page.getByLabel("Status").selectOption("acknowledged");
+    await save.click();
+    await expect(page.getByRole("alert")).toContainText("Error 401");
+    await pasteToken(page, service.uploadToken);
+    await save.click();
+    await expect(page.getByRole("alert")).toContainText("Error 403");
+    await expect(page.locator(".triage")).toContainText("maintain or admin scope");
+
+    await pasteToken(page, service.maintainToken);
+    await page.getByLabel("Note").fill("Known: the new allocator; tracked upstream.");
+    await page.getByLabel("Links (one per line)").fill("https://github.com/example/parser/issues/42");
+    await save.click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await expect(page.locator("h1 .badge")).toHaveText("acknowledged");
+    const trail = page.locator(".audit-trail");
+    await expect(trail.getByText("status: “untriaged” → “acknowledged”")).toBeVisible();
+    await expect(trail).toContainText(/maintainer-\d+/);
+    await expect(trail).toContainText("detector");
+
+    const stored = await page.evaluate(() => ({
+      session: Object.values(sessionStorage),
+      local: Object.values(localStorage),
+    }));
+    expect(stored.session, "the token lives in sessionStorage").toEqual([service.maintainToken]);
+    expect(stored.local, "and nowhere longer-lived").toEqual([]);
+    const saved = await service.get<Regression>(`/api/v1/regressions/${regression.id}`);
+    expect(saved).toMatchObject({
+      status: "acknowledged",
+      note: "Known: the new allocator; tracked upstream.",
+      links: ["https://github.com/example/parser/issues/42"],
+    });
+    await screenshots(page, "regression-triage");
+
+    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    const row = page.locator(`li[data-regression="${regression.id}"]`);
+    await expect(row.locator(".badge")).toHaveText("acknowledged");
+    await expect(row).toContainText("Known: the new allocator");
+    await screenshots(page, "regressions");
+  });
+
+  test("the history chart marks the change with its status and note, and takes a maintainer's note", async ({
+    page,
+    service,
+  }) => {
+    const regression = await detectedStep(service);
+    await service.patchAsMaintainer(`/api/v1/regressions/${regression.id}`, {
+      status: "acknowledged",
+      note: "Known: the new allocator; tracked upstream.",
+    });
+    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    await page
+      .locator(`li[data-regression="${regression.id}"]`)
+      .getByRole("link", { name: /parse-json/ })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/history\\?series=${regression.series.id}$`));
+    const marker = page.locator('figure.chart .marker-label[data-kind="regression"]');
+    await expect(marker.locator('.marker-badge[data-status="acknowledged"]')).toHaveCount(1);
+    await expect(marker.locator("title")).toHaveText(
+      /^regression \(acknowledged\): \+\d\d\.\d % slower — “Known: the new allocator/,
+    );
+    const listed = page.locator(`.chart-note[data-key="regression-${regression.id}"]`);
+    await expect(listed.locator(".badge")).toHaveText("acknowledged");
+    await expect(listed).toContainText("Known: the new allocator");
+
+    await page.getByText("Add a note to a series").click();
+    await pasteToken(page, service.maintainToken);
+    await page.getByLabel("Date (UTC)").fill("2025-01-05");
+    await page.locator(".annotation-form").getByLabel("Note").fill("Runner moved to kernel 6.8");
+    await page.getByRole("button", { name: "Add note" }).click();
+    await expect(
+      page.locator(".chart-note-annotation", { hasText: "Runner moved to kernel 6.8" }),
+    ).toBeVisible();
+    await expect(page.locator('figure.chart .marker-label[data-kind="annotation"] title')).toHaveText(
+      /^annotation: Runner moved to kernel 6.8/,
+    );
+    await page.locator(".annotation-form summary").click(); // closed again for the pictures
+    await screenshots(page, "history-markers");
+  });
+});
