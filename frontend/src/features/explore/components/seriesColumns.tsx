@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Series } from "../../../api/types";
+import type { LatestValue, Series } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
 import { historyHref } from "../../../lib/filters";
 import { formatParams, workloadLabel } from "../../../lib/identity";
@@ -7,7 +7,7 @@ import type { Column } from "../../../lib/table";
 import { formatDate } from "../../../lib/time";
 import { formatValue } from "../../../lib/units";
 
-export type MeasuredSeries = Series & { latest: NonNullable<Series["latest"]> };
+export type MeasuredSeries = Series & { latest: LatestValue };
 
 const text = (id: keyof Series & string, header: string): Column<MeasuredSeries> => ({
   id,

@@ -48,7 +48,7 @@ export function TriageForm({ regression }: { regression: Regression }) {
           id={ids.status}
           name="status"
           value={status}
-          onChange={(e) => setStatus(e.target.value as RegressionStatus)}
+          onChange={(e) => setStatus(STATUSES.find((s) => s.value === e.target.value)?.value ?? status)}
         >
           {STATUSES.map((s) => (
             <option key={s.value} value={s.value}>
