@@ -1,7 +1,9 @@
 """Guessing a file's format from its content (and, for criterion, its name).
 
 Kept apart from the parsers: each rule looks only for a tool's signature,
-never parses figures. JSON documents are recognised by their keys.
+never parses figures. JSON documents are recognised by their keys. A
+github-action-benchmark history (`data.js`) is many runs, not one: it is
+recognised only to point at `benchboard-ingest import`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,34 @@ def _results_items_have(*keys: str) -> Callable[[object], bool]:
     return lambda doc: isinstance(doc, dict) and _first_item_has(*keys)(doc.get("results"))
 
 
+def _is_conbench(doc: object) -> bool:
+    """A BenchmarkResult, a list of them, or the API's `{"data": …}` around either (or
+    around a Run, so that its error can say what to pass instead)."""
+    for _ in range(3):
+        if isinstance(doc, dict) and "data" in doc and "stats" not in doc:
+            doc = doc["data"]
+    if isinstance(doc, list):
+        doc = doc[0] if doc else None
+    if not isinstance(doc, dict):
+        return False
+    is_result = "tags" in doc and ("stats" in doc or "error" in doc)
+    return is_result or ("commit" in doc and "hardware" in doc)
+
+
+def _is_bmf(doc: object) -> bool:
+    """`{benchmark: {measure: {"value": …}}}` and nothing else."""
+    return (
+        isinstance(doc, dict)
+        and bool(doc)
+        and all(
+            isinstance(measures, dict)
+            and bool(measures)
+            and all(isinstance(m, dict) and "value" in m for m in measures.values())
+            for measures in doc.values()
+        )
+    )
+
+
 _JSON_RULES: list[tuple[str, Callable[[object], bool]]] = [
     ("fio", _is_object_with("fio version", "jobs")),
     ("pytest-benchmark", _is_object_with("machine_info", "benchmarks")),
@@ -57,9 +87,15 @@ _JSON_RULES: list[tuple[str, Callable[[object], bool]]] = [
     ("criterion-benchmark", _is_object_with("group_id", "full_id")),
     ("benchmarkdotnet", _is_object_with("HostEnvironmentInfo", "Benchmarks")),
     ("autocannon", _is_object_with("requests", "latency", "throughput", "connections")),
+    ("asv", _is_object_with("commit_hash", "env_name", "results")),
+    ("lnt", _is_object_with("format_version", "machine", "run", "tests")),
+    ("conbench", _is_conbench),
     ("contract", _is_object_with("suite", "results")),
     ("contract", _first_item_has("benchmark", "metric", "value")),
+    ("gab-custom", _first_item_has("name", "value")),
+    ("bmf", _is_bmf),
 ]
+_GAB_HISTORY = re.compile(r"\A\s*window\.BENCHMARK_DATA\s*=")
 _GO_JSON_EVENT = re.compile(r'\A\s*\{"Time":"[^"]*","Action":')
 
 
@@ -67,6 +103,8 @@ def detect_format(raw: str, filename: str = "<input>") -> str:
     """The format name of `raw`; ParseError when no known tool wrote it."""
     if _GO_JSON_EVENT.match(raw):
         return "go-json"
+    if _GAB_HISTORY.match(raw):
+        raise _history_is_imported(filename)
     stripped = raw.lstrip()
     if stripped.startswith(("{", "[")):
         return _detect_json(raw, filename)
@@ -90,4 +128,15 @@ def _detect_json(raw: str, filename: str) -> str:
     for name, matches in _JSON_RULES:
         if matches(document):
             return name
+    if isinstance(document, dict) and {"entries", "lastUpdate"} <= document.keys():
+        raise _history_is_imported(filename)
     raise ParseError(filename, "$", "a JSON document of a known tool (pass --format)")
+
+
+def _history_is_imported(filename: str) -> ParseError:
+    return ParseError(
+        filename,
+        "line 1",
+        "one run's output; this is a github-action-benchmark history, which "
+        "`benchboard-ingest import gab FILE` reads (one run per entry)",
+    )

@@ -15,3 +15,14 @@ class ParseError(Exception):
         self.location = location
         self.expected = expected
         super().__init__(f"{file}: {location}: expected {expected}")
+
+
+class MissingOption(ParseError):
+    """Input that needs a value only the caller can give (a flag or query parameter).
+
+    `option` names it (``direction``); the CLI reports this as a usage error.
+    """
+
+    def __init__(self, file: str, option: str, expected: str) -> None:
+        self.option = option
+        super().__init__(file, option, expected)

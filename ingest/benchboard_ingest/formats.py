@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .model import ParseContext, Result
+from .model import ParseContext, ParsedFile, Result
 from .parsers import (
     ab,
+    asv,
     autocannon,
     benchmarkdotnet,
     benchmarkjs,
+    bmf,
+    conbench,
     contract,
     criterion,
     dart,
     fio,
+    gab,
     gbench,
     gotest,
     hey,
     hyperfine,
     jmh,
+    lnt,
     pgbench,
     pyperf,
     pytest_benchmark,
@@ -29,9 +34,10 @@ from .parsers import (
 
 
 class Parser(Protocol):
-    """A pure parser: the text of one file in, contract results out."""
+    """A pure parser: the text of one file in, contract results out (with what it left
+    out, for the formats of other trackers, whose records can hold failures)."""
 
-    def __call__(self, raw: str, *, context: ParseContext) -> list[Result]: ...
+    def __call__(self, raw: str, *, context: ParseContext) -> list[Result] | ParsedFile: ...
 
 
 PARSERS: dict[str, Parser] = {
@@ -58,11 +64,17 @@ PARSERS: dict[str, Parser] = {
     "benchmarkjs": benchmarkjs.parse,
     "dart": dart.parse,
     "benchmarkdotnet": benchmarkdotnet.parse,
+    "bmf": bmf.parse,
+    "gab-custom": gab.parse_custom,
+    "asv": asv.parse,
+    "conbench": conbench.parse,
+    "lnt": lnt.parse,
     "contract": contract.parse,
 }
 
 FORMATS: list[str] = list(PARSERS)
 
 
-def run_parser(name: str, raw: str, context: ParseContext) -> list[Result]:
-    return PARSERS[name](raw, context=context)
+def run_parser(name: str, raw: str, context: ParseContext) -> ParsedFile:
+    parsed = PARSERS[name](raw, context=context)
+    return parsed if isinstance(parsed, ParsedFile) else ParsedFile(parsed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Required, TypedDict, cast
 
 from .vocabulary import UNKNOWN_LANGUAGE, Direction
@@ -64,7 +64,9 @@ class Result(TypedDict, total=False):
 class ParseContext:
     """Defaults from the caller for what a tool's output does not say.
 
-    `source` names the input in error messages; parsers never open it.
+    `source` names the input in error messages; parsers never open it. `unit` and
+    `direction` are for figures whose input leaves them open (a Bencher custom measure,
+    a github-action-benchmark custom file).
     """
 
     language: str | None = None
@@ -72,7 +74,47 @@ class ParseContext:
     mode: str | None = None
     variant: str | None = None
     benchmark: str | None = None
+    unit: str | None = None
+    direction: Direction | None = None
     source: str = "<input>"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something an input holds that became no result, and why (reported, never silent)."""
+
+    item: str
+    reason: str
+
+
+@dataclass
+class ParsedFile:
+    """The results of one file, and what in it was left out."""
+
+    results: list[Result]
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+@dataclass
+class SourceRun:
+    """One run as another tracker recorded it: its own keys, date, commit, machine, results.
+
+    `key` is the source's identity of the run (gab: suite, commit and date; asv: machine,
+    commit and environment), from which the import derives a deterministic run id.
+    `group` is the source's own suite name where it has several (gab's `entries` keys).
+    """
+
+    key: tuple[str, ...]
+    started_at: str
+    results: list[Result]
+    skipped: list[Skipped] = field(default_factory=list)
+    group: str | None = None
+    name: str | None = None
+    source_url: str | None = None
+    git: dict[str, str] = field(default_factory=dict)
+    hardware: dict[str, str | int | float] | None = None
+    environment: dict[str, str] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,10 @@ Scaling goes through Decimal so that "1.68s" becomes exactly 1680.0 ms and
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from .vocabulary import UNIT_ALIASES, unit_info, units_of
+from .vocabulary import UNIT_ALIASES, UNITS, unit_info, units_of
 
 # Spellings tools print for times that are not contract units (minutes, hours), with the
 # contract unit each becomes; contract time units and their aliases keep their own name.
@@ -110,3 +111,67 @@ def parse_size(text: str, *, binary: bool) -> tuple[float, str]:
 def rate_unit(size_unit: str) -> str:
     """ "MiB" -> "MiB/s"."""
     return f"{size_unit}/s"
+
+
+# Unit labels other trackers store as free text (github-action-benchmark's `unit`, asv's
+# `benchmarks.json`, Conbench's `stats.unit`): the contract unit each means and the factor
+# that converts a figure into it. Symbols match exactly ("MB" is not "mb"); whole words
+# ("Seconds", "megabytes") match in any case.
+_LABEL_SYMBOLS: dict[str, tuple[str, Decimal]] = {
+    **{name: (name, Decimal(1)) for name in UNITS},
+    **{alias: (unit, Decimal(1)) for alias, unit in UNIT_ALIASES.items()},
+    **{
+        f"{time}/{per}": (unit_info(time).name, Decimal(1))
+        for time in _CONTRACT_TIME_NAMES
+        for per in ("iter", "op")
+    },
+    "sec": ("s", Decimal(1)),
+    "min": ("s", Decimal(60)),
+    **{
+        label: ("ops/s", Decimal(1))
+        for label in ("ops/sec", "op/s", "iter/sec", "iter/s", "it/s", "i/s", "items/s", "Hz")
+    },
+    **{label: ("req/s", Decimal(1)) for label in ("requests/sec", "requests/s", "req/sec")},
+    "kB": ("B", Decimal(10**3)),
+    "KB": ("B", Decimal(10**3)),
+    "MB": ("B", Decimal(10**6)),
+    "GB": ("B", Decimal(10**9)),
+    "%": ("percent", Decimal(1)),
+}
+_LABEL_WORDS: dict[str, tuple[str, Decimal]] = {
+    **{word: ("ns", Decimal(1)) for word in ("nanosecond", "nanoseconds", "nsec")},
+    **{word: ("us", Decimal(1)) for word in ("microsecond", "microseconds", "usec")},
+    **{word: ("ms", Decimal(1)) for word in ("millisecond", "milliseconds", "msec")},
+    **{word: ("s", Decimal(1)) for word in ("second", "seconds", "secs")},
+    **{word: ("s", Decimal(60)) for word in ("minute", "minutes")},
+    **{word: ("B", Decimal(1)) for word in ("byte", "bytes")},
+    "kilobytes": ("B", Decimal(10**3)),
+    "megabytes": ("B", Decimal(10**6)),
+    "gigabytes": ("B", Decimal(10**9)),
+    **{word: ("percent", Decimal(1)) for word in ("percent", "percentage")},
+}
+_PARENTHESIZED = re.compile(r"^[^()]*\(\s*([^()]+?)\s*\)\s*$")  # "Time(ms)"
+
+
+@dataclass(frozen=True)
+class UnitLabel:
+    """What a free-text unit label means: a contract unit and the factor into it."""
+
+    unit: str
+    factor: Decimal
+
+    def convert(self, value: float) -> float:
+        """`value` in the label's unit, in the contract unit (exact for printed decimals)."""
+        if self.factor == 1:
+            return value
+        return float(Decimal(repr(value)) * self.factor)
+
+
+def read_unit_label(label: str) -> UnitLabel | None:
+    """The contract unit a tracker's unit label stands for, or None when it names none."""
+    text = label.strip()
+    found = _LABEL_SYMBOLS.get(text) or _LABEL_WORDS.get(text.lower())
+    if found is None:
+        inner = _PARENTHESIZED.match(text)
+        return read_unit_label(inner.group(1)) if inner else None
+    return UnitLabel(*found)

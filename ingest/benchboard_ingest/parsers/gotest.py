@@ -17,13 +17,16 @@ from ..model import Measure, ParamValue, ParseContext, Result, ResultFactory
 from ..textutil import TextInput
 from ..units import parse_number
 from ..vocabulary import Direction
+from ._peer import slug
 from ._stats import summarize
 
 _LINE = re.compile(r"^(Benchmark\S*?)(?:-(\d+))?\s+(\d+)\s+(\d.*\S)\s*$")
 _STARTED = re.compile(r"^Benchmark\S*\s+\d+\s")
 _COMPLETE = re.compile(r"^Benchmark\S*\s+\d+(?:\s+[-+]?[\d.]+(?:e[-+]?\d+)?\s+\S+/\S+)+\s*$")
 _END = re.compile(r"^(?:PASS|FAIL|ok\s)")
-_PAIR = re.compile(r"([-+]?[\d.]+(?:e[-+]?\d+)?)\s+(\S+)")
+# "<figure> <unit>" pairs after a result line's iteration count (github-action-benchmark
+# keeps them, tab-separated, in its Go `unit`).
+PAIR = re.compile(r"([-+]?[\d.]+(?:e[-+]?\d+)?)\s+(\S+)")
 _KNOWN = {
     "ns/op": Measure("time_per_op", "ns", "lower"),
     "B/op": Measure("memory_per_op", "B", "lower"),
@@ -52,8 +55,8 @@ def parse(raw: str, *, context: ParseContext) -> list[Result]:
     for line, match in text.matches(_LINE):
         procs = int(match.group(2)) if match.group(2) else None
         key = (match.group(1), procs)
-        entry = series.setdefault(key, _Series(*_name_and_params(match.group(1), procs)))
-        for value, unit in _PAIR.findall(match.group(4)):
+        entry = series.setdefault(key, _Series(*name_and_params(match.group(1), procs)))
+        for value, unit in PAIR.findall(match.group(4)):
             number = text.convert(line, value, parse_number, f"a number before '{unit}'")
             entry.values.setdefault(unit, []).append(number)
     if not series:
@@ -81,7 +84,7 @@ def parse_json(raw: str, *, context: ParseContext) -> list[Result]:
     return parse("".join(outputs), context=context)
 
 
-def _name_and_params(name: str, procs: int | None) -> tuple[str, dict[str, ParamValue]]:
+def name_and_params(name: str, procs: int | None) -> tuple[str, dict[str, ParamValue]]:
     """ "BenchmarkWrite/sync/n=10" -> ("BenchmarkWrite/sync", {"n": 10})."""
     parts, params = [], dict[str, ParamValue]()
     for part in name.split("/"):
@@ -100,14 +103,13 @@ def _series_results(entry: _Series, context: ParseContext) -> list[Result]:
     results = []
     for unit, values in entry.values.items():
         stats = summarize(values)
-        results.append(result(_measure(unit), stats["mean"], stats, values))
+        results.append(result(measure_for_unit(unit), stats["mean"], stats, values))
     return results
 
 
-def _measure(unit: str) -> Measure:
+def measure_for_unit(unit: str) -> Measure:
     """Known units map onto the contract; custom ones (b.ReportMetric) become counts."""
     if unit in _KNOWN:
         return _KNOWN[unit]
     direction: Direction = "higher" if unit.endswith("/s") else "lower"
-    metric = re.sub(r"[^a-z0-9]+", "_", unit.lower().replace("/", "_per_")).strip("_")
-    return Measure(metric, "count", direction)
+    return Measure(slug(unit), "count", direction)

@@ -44,7 +44,7 @@ def _entry_result(entry: JsonNode, context: ParseContext) -> Result:
     params: dict[str, ParamValue] = {}
     raw_params = entry.get("params")
     if raw_params is not None:
-        params = {k: _number_or_text(v.as_str()) for k, v in raw_params.items()}
+        params = {k: param_from_text(v.as_str()) for k, v in raw_params.items()}
     result = ResultFactory(
         context, benchmark=entry.text("benchmark"), params=params, language="java"
     )
@@ -68,18 +68,32 @@ def _raw_data(metric: JsonNode) -> list[JsonNode]:
 
 
 def _measure(metric: JsonNode, name: str) -> tuple[Measure, Scale]:
-    unit = metric.text("scoreUnit")
+    found = measure_for_score_unit(metric.text("scoreUnit"), name)
+    if found is None:
+        raise metric.fail("a score unit such as ops/s or us/op", f"{metric.path}.scoreUnit")
+    return found
+
+
+def measure_for_score_unit(unit: str, metric: str | None = None) -> tuple[Measure, Scale] | None:
+    """What a JMH score in `unit` is, and how to scale it; None for units JMH never uses.
+
+    Without the benchmark mode (github-action-benchmark drops it) a rate is a throughput
+    and a time per op a `time_per_op`, as in `thrpt` and `avgt` mode.
+    """
     if unit in _RATE_SCALE:
         factor = _RATE_SCALE[unit]
-        return Measure(name, "ops/s", "higher"), lambda v: v * factor
+        return Measure(metric or "throughput", "ops/s", "higher"), lambda v: v * factor
     time_unit = unit.removesuffix("/op")
     if is_time_unit(time_unit):
         target = "s" if time_unit in {"min", "m", "h"} else time_unit
-        return Measure(name, target, "lower"), lambda v: convert_time(v, time_unit, target)
-    raise metric.fail("a score unit such as ops/s or us/op", f"{metric.path}.scoreUnit")
+        return (
+            Measure(metric or "time_per_op", target, "lower"),
+            lambda v: convert_time(v, time_unit, target),
+        )
+    return None
 
 
-def _number_or_text(text: str) -> ParamValue:
+def param_from_text(text: str) -> ParamValue:
     try:
         return int(text)
     except ValueError:
