@@ -1,7 +1,8 @@
-"""`benchboard-ingest parse|upload`: parse tool outputs, or send them as one run.
+"""`benchboard-ingest parse|upload|import`: parse tool outputs, send them as one run, or
+send a whole history from another tracker.
 
-Exit codes: 0 ok, 2 usage error, 3 parse error, 4 run rejected by the server
-(4xx), 5 server or network unavailable after retries.
+Exit codes: 0 ok, 2 usage error, 3 parse error, 4 rejected by the server (4xx),
+5 server or network unavailable after retries.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import sys
 import uuid
 from typing import Any
 
-from . import FORMATS, ParseContext, ParseError, apply_overrides, parse_file_content
+from . import FORMATS, MissingOption, ParseContext, ParseError, apply_overrides, parse_file
 from .client import ServiceUnavailable, UploadRejected, upload_run
 from .gitinfo import capture_git
 from .hardware import capture_hardware
+from .imports.command import add_import_parser, run_import
+from .imports.runs import ImportUsageError
+from .imports.sources import SourceNotFound
 from .run import RunOptions, build_run
-from .vocabulary import UNKNOWN_LANGUAGE
+from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -35,8 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "parse":
             return _parse_command(args)
+        if args.command == "import":
+            return run_import(args, params=_pairs(args.param, "--param", typed=True))
         return _upload_command(args)
-    except UsageError as error:
+    except (UsageError, ImportUsageError, SourceNotFound, MissingOption) as error:
         print(f"benchboard-ingest: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except ParseError as error:
@@ -60,6 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--variant")
     common.add_argument("--benchmark", help="names the benchmark (prefix when a file has many)")
     common.add_argument("--param", action="append", default=[], metavar="K=V")
+    common.add_argument(
+        "--unit", choices=list(UNITS), help="unit of figures the file leaves open (BMF)"
+    )
+    common.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        help="which way is better where the file does not say (gab-custom, BMF)",
+    )
     common.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser = argparse.ArgumentParser(
         prog="benchboard-ingest",
@@ -71,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_upload_arguments(
         commands.add_parser("upload", parents=[common], help="send all files as one run")
     )
+    add_import_parser(commands, default_url=DEFAULT_URL)
     return parser
 
 
@@ -145,14 +160,19 @@ def _parse_files(args: argparse.Namespace) -> list[dict[str, Any]]:
         mode=args.mode,
         variant=args.variant,
         benchmark=args.benchmark,
+        unit=args.unit,
+        direction=args.direction,
     )
     params = _pairs(args.param, "--param", typed=True)
     results: list[dict[str, Any]] = []
     for index, path in enumerate(args.files, start=1):
-        parsed = parse_file_content(_read(path), format=args.format, context=context, filename=path)
-        results.extend(apply_overrides(parsed, context, params=params))
+        parsed = parse_file(_read(path), format=args.format, context=context, filename=path)
+        found = [dict(result) for result in parsed.results]
+        results.extend(apply_overrides(found, context, params=params))
+        for skipped in parsed.skipped:
+            _progress(args, f"{path}: skipped {skipped.item}: {skipped.reason}")
         if len(args.files) > 1:
-            _progress(args, f"[{index}/{len(args.files)}] {path}: {len(parsed)} results")
+            _progress(args, f"[{index}/{len(args.files)}] {path}: {len(found)} results")
     return results
 
 

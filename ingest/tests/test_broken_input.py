@@ -4,7 +4,7 @@ the place and what was expected, and produces nothing."""
 from __future__ import annotations
 
 import pytest
-from conftest import fixture_text
+from conftest import fixture_text, interop_text, needs_interop
 
 from benchboard_ingest import FORMATS, ParseContext, ParseError, parse_file_content
 
@@ -33,18 +33,41 @@ SAMPLES = {
     "benchmarkjs": "benchmarkjs/benchmarkjs_output.txt",
     "dart": "dart/readme_template_output.txt",
     "benchmarkdotnet": "benchmarkdotnet/IntroJsonExport-report-brief.json",
+    "asv": "asv/results/vm/33714399-existing-py_tmp_peer-tools_bin_python.json",
+    "conbench": "conbench/benchadapt_callable_payloads.json",
     "contract": "contract/004-fio-sync-vs-async.json",
 }
+# Formats whose only real files are the peers' own, read from ../shared/tool-outputs/interop.
+INTEROP_SAMPLES = {
+    "bmf": "bmf/bencher_cli_mock_results.json",
+    "gab-custom": "gab-custom/gab-testdata_customSmallerIsBetter_output2.json",
+    "lnt": "lnt/lnt_nts-run1.json",
+}
+# What the caller must say for some formats; a broken file must fail for itself, not for
+# a missing flag.
+CONTEXT = ParseContext(direction="lower")
 
 
 def _parse(fmt: str, raw: str, relative: str) -> list[dict[str, object]]:
-    return parse_file_content(
-        raw, format=fmt, context=ParseContext(), filename=f"fixtures/{relative}"
-    )
+    return parse_file_content(raw, format=fmt, context=CONTEXT, filename=f"fixtures/{relative}")
 
 
 def test_every_format_has_a_sample() -> None:
-    assert set(SAMPLES) == set(FORMATS)
+    assert set(SAMPLES) | set(INTEROP_SAMPLES) == set(FORMATS)
+    assert not set(SAMPLES) & set(INTEROP_SAMPLES)
+
+
+@needs_interop
+@pytest.mark.parametrize("fmt", sorted(INTEROP_SAMPLES))
+def test_peer_files_truncated_or_corrupted_are_parse_errors(fmt: str) -> None:
+    relative = INTEROP_SAMPLES[fmt]
+    raw = interop_text(relative)
+    assert _parse(fmt, raw, relative)  # the whole file parses
+    for broken in (raw[: len(raw) // 8], "\n".join(line[::-1] for line in raw.splitlines())):
+        with pytest.raises(ParseError) as caught:
+            _parse(fmt, broken, relative)
+        assert type(caught.value) is ParseError
+        assert str(caught.value).startswith(f"fixtures/{relative}: ")
 
 
 @pytest.mark.parametrize("fmt", sorted(SAMPLES))

@@ -270,8 +270,11 @@ def _googlecpp(bench: _Bench, context: ParseContext) -> list[Result]:
 
 def _pytest(bench: _Bench, context: ParseContext) -> list[Result]:
     """Value is pytest-benchmark's `ops` (iter/sec); the mean time is in `extra`
-    ("mean: 24.08 usec"), the stddev of the time in `range` (seconds)."""
-    result = ResultFactory(context, benchmark=bench.name, language="python")
+    ("mean: 24.08 usec"), the stddev of the time in `range` (seconds). The action names a
+    bench by its `fullname` (`tests/test_x.py::test_y`); our parser by its `name`, the
+    last part, and so does the import, for the series to continue."""
+    name = bench.name.rsplit("::", 1)[-1]
+    result = ResultFactory(context, benchmark=name, language="python")
     throughput = Measure("throughput", "ops/s", "higher")
     results = [result(throughput, bench.value)]
     fields = _extra_fields(bench.extra)

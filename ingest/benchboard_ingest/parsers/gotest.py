@@ -22,7 +22,9 @@ from ._stats import summarize
 
 _LINE = re.compile(r"^(Benchmark\S*?)(?:-(\d+))?\s+(\d+)\s+(\d.*\S)\s*$")
 _STARTED = re.compile(r"^Benchmark\S*\s+\d+\s")
-_COMPLETE = re.compile(r"^Benchmark\S*\s+\d+(?:\s+[-+]?[\d.]+(?:e[-+]?\d+)?\s+\S+/\S+)+\s*$")
+# The first figure is ns/op; b.ReportMetric adds any unit ("3.000 auxMetricUnits").
+_FIGURE = r"\s+[-+]?[\d.]+(?:e[-+]?\d+)?\s+"
+_COMPLETE = re.compile(rf"^Benchmark\S*\s+\d+{_FIGURE}\S+/\S+(?:{_FIGURE}\S+)*\s*$")
 _END = re.compile(r"^(?:PASS|FAIL|ok\s)")
 # "<figure> <unit>" pairs after a result line's iteration count (github-action-benchmark
 # keeps them, tab-separated, in its Go `unit`).

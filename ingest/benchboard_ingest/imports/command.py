@@ -1,0 +1,170 @@
+"""`benchboard-ingest import FORMAT PATH…`: a whole history from another tracker, one run
+per source run, sent in batches through `POST /api/v1/runs/batch`.
+
+Everything is read and checked before the first request, so a broken file or a missing
+flag sends nothing. Re-running the same command sends the same run ids: runs already
+stored answer "existing", so an interrupted import resumes and a finished one adds nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ..client import upload_batch
+from ..model import ParseContext, Skipped
+from .batches import DEFAULT_BATCH_BYTES, MAX_BATCH_RESULTS, Batch, pack
+from .progress import ImportProgress
+from .runs import ContractRuns, ImportOptions, contract_runs
+from .sources import IMPORT_FORMATS, read_history
+
+EXAMPLES = 3
+
+
+def add_import_parser(commands: Any, *, default_url: str) -> None:
+    """The `import` sub-command's arguments."""
+    parser = commands.add_parser(
+        "import",
+        help="send a whole history from another tracker, one run per source run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("format", choices=IMPORT_FORMATS)
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("--suite", required=True, help="the Benchboard suite (a slug)")
+    parser.add_argument("--source-suite", help="gab: import only this suite of the history")
+    parser.add_argument("--hardware-name", help="the machine, where the history has none")
+    parser.add_argument("--language", help="for sources that do not say (custom tools)")
+    parser.add_argument("--implementation")
+    parser.add_argument("--mode", choices=["sync", "async"])
+    parser.add_argument("--variant")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V")
+    parser.add_argument("--git-repo", help="where the history has no repository URL")
+    parser.add_argument("--git-branch", help="the branch the history was measured on")
+    parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", default_url))
+    parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
+    parser.add_argument("--retries", type=int, default=4)
+    parser.add_argument("--batch-results", type=int, default=MAX_BATCH_RESULTS)
+    parser.add_argument("--batch-bytes", type=int, default=DEFAULT_BATCH_BYTES)
+    parser.add_argument("--skip-broken", action="store_true", help="report unreadable files")
+    parser.add_argument("--list-skipped", action="store_true", help="every skipped item")
+    parser.add_argument("--dry-run", action="store_true", help="print the runs, send nothing")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def run_import(args: argparse.Namespace, *, params: dict[str, Any]) -> int:
+    started = time.monotonic()
+    context = ParseContext(
+        language=args.language,
+        implementation=args.implementation,
+        mode=args.mode,
+        variant=args.variant,
+    )
+    history = read_history(args.format, args.paths, context=context, skip_broken=args.skip_broken)
+    prepared = contract_runs(
+        history.runs,
+        ImportOptions(
+            format=args.format,
+            suite=args.suite,
+            context=context,
+            params=params,
+            source_suite=args.source_suite,
+            hardware_name=args.hardware_name,
+            git_repo=args.git_repo,
+            git_branch=args.git_branch,
+        ),
+    )
+    prepared.skipped[:0] = history.skipped
+    if args.dry_run:
+        json.dump(prepared.runs, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        planned = _Sent()
+        planned.batches = sum(1 for _ in _batches(args, prepared))
+        _report(args, prepared, planned, history.files, started)
+        return 0
+    sent = _send(args, prepared)
+    _report(args, prepared, sent, history.files, started)
+    return 0
+
+
+class _Sent:
+    """What the service answered, batch by batch."""
+
+    def __init__(self) -> None:
+        self.batches = 0
+        self.created = 0
+        self.existing = 0
+
+
+def _send(args: argparse.Namespace, prepared: ContractRuns) -> _Sent:
+    sent = _Sent()
+    with ImportProgress(len(prepared.runs), stream=sys.stderr, quiet=args.quiet) as progress:
+        for batch in _batches(args, prepared):
+            answer = _upload(args, batch, progress)
+            sent.batches += 1
+            sent.created += int(answer.get("created", 0))
+            sent.existing += int(answer.get("existing", 0))
+            progress.advance(len(batch.run_ids))
+    return sent
+
+
+def _batches(args: argparse.Namespace, prepared: ContractRuns) -> Iterator[Batch]:
+    return pack(prepared.runs, max_results=args.batch_results, max_bytes=args.batch_bytes)
+
+
+def _upload(args: argparse.Namespace, batch: Batch, progress: ImportProgress) -> dict[str, Any]:
+    response = upload_batch(
+        batch.body,
+        url=args.url,
+        token=args.token,
+        retries=args.retries,
+        on_retry=lambda n, why: progress.note(f"retry {n}: {why}"),
+    )
+    return response.body
+
+
+def _report(
+    args: argparse.Namespace, prepared: ContractRuns, sent: _Sent, files: int, started: float
+) -> None:
+    """Counts on stdout as one JSON line; skipped items by reason on stderr."""
+    reasons = Counter(skip.reason for skip in prepared.skipped)
+    seconds = round(time.monotonic() - started, 2)
+    summary = {
+        "files": files,
+        "runs": len(prepared.runs),
+        "results": prepared.result_count,
+        "created": sent.created,
+        "existing": sent.existing,
+        "batches": sent.batches,
+        "skipped": len(prepared.skipped),
+        "skipped_reasons": dict(reasons.most_common()),
+        "seconds": seconds,
+    }
+    print(json.dumps(summary, ensure_ascii=False))
+    if args.quiet:
+        return
+    counts = f"{len(prepared.runs):,} runs, {prepared.result_count:,} results"
+    if args.dry_run:
+        line = f"dry run: {counts} would go in {sent.batches} batches; nothing sent"
+    else:
+        stored = f"{sent.created:,} new, {sent.existing:,} already there"
+        line = f"{counts} ({stored}) in {sent.batches} batches, {seconds} s"
+    print(line, file=sys.stderr)
+    for reason, count in reasons.most_common():
+        print(f"skipped {count:,}: {reason}", file=sys.stderr)
+        for line in _examples(prepared.skipped, reason, everything=args.list_skipped):
+            print(f"  {line}", file=sys.stderr)
+
+
+def _examples(skipped: list[Skipped], reason: str, *, everything: bool) -> list[str]:
+    """The items skipped for `reason`: a few, or all of them with --list-skipped."""
+    items = [skip.item for skip in skipped if skip.reason == reason]
+    if everything or len(items) <= EXAMPLES:
+        return items
+    return [*items[:EXAMPLES], f"… and {len(items) - EXAMPLES:,} more (--list-skipped)"]
