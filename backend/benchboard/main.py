@@ -19,7 +19,7 @@ from benchboard.deps import SessionDep
 from benchboard.errors import NotFound, install_error_handlers
 from benchboard.regressions.router import router as regressions_router
 from benchboard.runs.router import router as runs_router
-from benchboard.runs.schemas import RunUpload
+from benchboard.runs.schemas import RunBatchUpload, RunUpload
 from benchboard.series.router import router as series_router
 from benchboard.tool_formats.router import router as tool_formats_router
 
@@ -62,17 +62,19 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
 def _openapi_with_upload_schema(app: FastAPI) -> dict[str, Any]:
     """The schema, with the upload contract's models among its components.
 
-    POST /runs reads its body itself (size limit, idempotency on the raw bytes), so
-    FastAPI does not see RunUpload; its models are added here for the generated client.
+    POST /runs and /runs/batch read their bodies themselves (size limit, idempotency on
+    the raw bytes), so FastAPI does not see RunUpload or RunBatchUpload; their models are
+    added here for the generated client.
     """
     if app.openapi_schema is None:
         schema = get_openapi(
             title=app.title, version=app.version, summary=app.summary, routes=app.routes
         )
-        upload = RunUpload.model_json_schema(ref_template="#/components/schemas/{model}")
         components = schema.setdefault("components", {}).setdefault("schemas", {})
-        components.update(upload.pop("$defs", {}))
-        components["RunUpload"] = upload
+        for model in (RunUpload, RunBatchUpload):
+            upload = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            components.update(upload.pop("$defs", {}))
+            components[model.__name__] = upload
         app.openapi_schema = schema
     return app.openapi_schema
 

@@ -13,10 +13,17 @@ from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
 from benchboard.regressions.runner import schedule_detection
-from benchboard.runs import queries, service
+from benchboard.runs import batch, queries, service
 from benchboard.runs.body import parse_upload, read_body, require_json
 from benchboard.runs.queries import RunFilter
-from benchboard.runs.schemas import RunCreated, RunDetail, RunPage, RunUpload, SuiteList
+from benchboard.runs.schemas import (
+    RunBatchCreated,
+    RunCreated,
+    RunDetail,
+    RunPage,
+    RunUpload,
+    SuiteList,
+)
 from benchboard.runs.service import StoredRun
 from benchboard.tokens.service import Principal
 
@@ -75,6 +82,46 @@ async def create_run(
 
 def _parse_and_store(session: Session, body: bytes, token: Principal) -> StoredRun:
     return service.store_run(session, parse_upload(body), raw_body=body, uploader=token)
+
+
+@router.post(
+    "/runs/batch",
+    status_code=201,
+    responses={
+        200: {"model": RunBatchCreated, "description": "every run was stored before"},
+        **_UPLOAD_ERRORS,
+    },
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/RunBatchUpload"}}
+            },
+        }
+    },
+)
+async def create_run_batch(
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+    token: UploadToken,
+    background: BackgroundTasks,
+) -> RunBatchCreated:
+    """Upload many runs (`{"runs": [contract v1 run, …]}`), stored in one transaction:
+    all or none. Each run is validated and stored as POST /runs does it, idempotent by
+    its `id`; change detection then runs once per series of the whole batch."""
+    require_json(request)
+    body = await read_body(request, limit=settings.max_body_bytes)
+    stored = await run_in_threadpool(_parse_and_store_batch, session, body, token)
+    series_ids = batch.new_series(stored)
+    if series_ids:
+        schedule_detection(background, request, series_ids)
+    return batch.answer_batch(stored, response)
+
+
+def _parse_and_store_batch(session: Session, body: bytes, token: Principal) -> list[StoredRun]:
+    return batch.store_batch(session, batch.parse_batch(body), uploader=token)
 
 
 @router.get("/suites", dependencies=[ReadAccess])

@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from benchboard.series.schemas import ResultIdentity
+from benchboard_ingest.imports.batches import MAX_BATCH_RUNS
 from benchboard_ingest.vocabulary import Direction, Mode, UnitName
 
 MAX_RESULTS = 100_000
@@ -124,10 +125,29 @@ class RunUpload(Strict):
     results: Annotated[list[ResultUpload], Field(min_length=1, max_length=MAX_RESULTS)]
 
 
+class RunBatchUpload(Strict):
+    """Many runs in one request (history imports), each exactly as POST /runs takes it,
+    at most MAX_BATCH_RESULTS results in all: what one run may cost, no more."""
+
+    runs: Annotated[list[RunUpload], Field(min_length=1, max_length=MAX_BATCH_RUNS)]
+
+
 class RunCreated(BaseModel):
     id: uuid.UUID
     url: str
     result_count: int
+
+
+class RunBatchItem(RunCreated):
+    created: bool = Field(description="false: the run was stored before (an identical repeat)")
+
+
+class RunBatchCreated(BaseModel):
+    """Each run of the batch in its order, and how many were new."""
+
+    runs: list[RunBatchItem]
+    created: int
+    existing: int
 
 
 class RunSummary(BaseModel):

@@ -14,12 +14,13 @@ from benchboard.query_params import key_values
 from benchboard.regressions.runner import schedule_detection
 from benchboard.runs import service
 from benchboard.runs.body import read_body
-from benchboard.runs.schemas import SLUG_PATTERN, RunCreated
+from benchboard.runs.schemas import SLUG_PATTERN
 from benchboard.runs.service import StoredRun
 from benchboard.tokens.service import Principal
+from benchboard.tool_formats.schemas import SkippedItem, ToolRunCreated
 from benchboard.tool_formats.service import RunFromTool, tool_output_as_run
 from benchboard_ingest import FORMATS, ParseContext
-from benchboard_ingest.vocabulary import Mode
+from benchboard_ingest.vocabulary import Direction, Mode, UnitName
 
 router = APIRouter(prefix="/api/v1", tags=["ingest"])
 
@@ -31,7 +32,7 @@ Many = Annotated[list[str] | None, Query()]
     "/ingest/{tool_format}",
     status_code=201,
     responses={
-        200: {"model": RunCreated, "description": "idempotent repeat"},
+        200: {"model": ToolRunCreated, "description": "idempotent repeat"},
         **{code: {"model": ErrorOut} for code in (400, 401, 403, 409, 413, 422)},
     },
     openapi_extra={
@@ -53,14 +54,23 @@ async def ingest_tool_output(
     mode: Mode | None = None,
     variant: str | None = None,
     benchmark: str | None = None,
+    unit: Annotated[
+        UnitName | None, Query(description="unit of figures the input leaves open (BMF)")
+    ] = None,
+    direction: Annotated[
+        Direction | None,
+        Query(description="which way is better where the input does not say (gab-custom)"),
+    ] = None,
     run_id: uuid.UUID | None = None,
     started_at: datetime | None = None,
     name: str | None = None,
     source_url: str | None = None,
     param: Many = None,
     tag: Many = None,
-) -> RunCreated:
-    """A benchmark tool's native output (wrk, fio, hyperfine…) stored as one run."""
+) -> ToolRunCreated:
+    """A benchmark tool's native output (wrk, fio, hyperfine…), or another tracker's
+    record of one run (Bencher BMF, github-action-benchmark custom JSON, asv, Conbench,
+    LNT), stored as one run."""
     body = await read_body(request, limit=settings.max_body_bytes)
     given = RunFromTool(
         suite=suite,
@@ -71,6 +81,8 @@ async def ingest_tool_output(
             mode=mode,
             variant=variant,
             benchmark=benchmark,
+            unit=unit,
+            direction=direction,
         ),
         params=key_values(param or [], "param"),
         tags=key_values(tag or [], "tag"),
@@ -80,14 +92,16 @@ async def ingest_tool_output(
         source_url=source_url,
     )
     chosen = None if tool_format == "auto" else tool_format
-    stored = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
+    stored, skipped = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
     if stored.created:
         schedule_detection(background, request, stored.series_ids)
-    return service.answer_upload(stored, response)
+    created = service.answer_upload(stored, response)
+    return ToolRunCreated(**created.model_dump(), skipped=skipped)
 
 
 def _parse_and_store(
     session: Session, body: bytes, tool_format: str | None, given: RunFromTool, token: Principal
-) -> StoredRun:
-    upload, run_json = tool_output_as_run(body, tool_format, given)
-    return service.store_run(session, upload, raw_body=run_json, uploader=token)
+) -> tuple[StoredRun, list[SkippedItem]]:
+    run = tool_output_as_run(body, tool_format, given)
+    stored = service.store_run(session, run.upload, raw_body=run.body, uploader=token)
+    return stored, run.skipped

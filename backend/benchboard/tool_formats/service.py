@@ -13,7 +13,8 @@ import orjson
 from benchboard.errors import FieldError, MalformedBody, ValidationFailed
 from benchboard.runs.body import parse_upload
 from benchboard.runs.schemas import RunUpload
-from benchboard_ingest import ParseContext, ParseError, apply_overrides, parse_file_content
+from benchboard.tool_formats.schemas import SkippedItem
+from benchboard_ingest import MissingOption, ParseContext, ParseError, apply_overrides, parse_file
 from benchboard_ingest.run import RunOptions, build_run
 from benchboard_ingest.vocabulary import UNKNOWN_LANGUAGE
 
@@ -33,10 +34,18 @@ class RunFromTool:
     source_url: str | None = None
 
 
-def tool_output_as_run(
-    raw: bytes, tool_format: str | None, given: RunFromTool
-) -> tuple[RunUpload, bytes]:
-    """The validated run and the contract JSON it was built as (stored as its upload)."""
+@dataclass(frozen=True)
+class RunFromOutput:
+    """The validated run, the contract JSON it was built as (stored as its upload), and
+    what the output held that became no result."""
+
+    upload: RunUpload
+    body: bytes
+    skipped: list[SkippedItem]
+
+
+def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) -> RunFromOutput:
+    """The tool's output parsed and built into a contract run, validated."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -44,14 +53,18 @@ def tool_output_as_run(
             f"the body is not UTF-8 text: {error}", [FieldError(path="(body)", message="not UTF-8")]
         ) from None
     try:
-        results = parse_file_content(text, format=tool_format, context=given.context)
+        parsed = parse_file(text, format=tool_format, context=given.context)
+    except MissingOption as error:
+        message = f"add ?{error.option}=: {error.expected}"
+        raise ValidationFailed(message, [FieldError(path=error.option, message=message)]) from None
     except ParseError as error:
         message = f"{error.location}: expected {error.expected}"
         raise ValidationFailed(
             f"the body is not valid {tool_format or 'tool'} output: {message}",
             [FieldError(path="(body)", message=message)],
         ) from None
-    results = apply_overrides(results, given.context, params=dict(given.params) or None)
+    found = [dict(result) for result in parsed.results]
+    results = apply_overrides(found, given.context, params=dict(given.params) or None)
     _require_language(results)
     run: dict[str, Any] = build_run(
         results,
@@ -66,7 +79,8 @@ def tool_output_as_run(
         ),
     )
     body = orjson.dumps(run)
-    return parse_upload(body), body
+    skipped = [SkippedItem(item=s.item, reason=s.reason) for s in parsed.skipped]
+    return RunFromOutput(parse_upload(body), body, skipped)
 
 
 def _require_language(results: list[dict[str, Any]]) -> None:

@@ -1,61 +1,30 @@
 """The ingest CLI publishes to the real service over HTTP, and the run reads back."""
 
-import socket
-import threading
-import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
-from sqlalchemy import Engine, delete
-from sqlalchemy.orm import Session
 
-from benchboard.config import REPO_ROOT, Settings
-from benchboard.main import create_app
-from benchboard.models import ApiToken, Hardware, Run, Series
-from benchboard.tokens.service import create_token
+from benchboard.config import REPO_ROOT
 from benchboard_ingest.cli import main as ingest_cli
 from tests.builders import run
+from tests.tool_formats.conftest import LiveService
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 SUITE = "cli-end-to-end"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+MACHINE = "cli-machine"
 
 
 @pytest.fixture
-def live_service(settings: Settings, engine: Engine) -> Iterator[tuple[str, str]]:
-    """The app on a real port, committing to the test database; cleaned up afterwards."""
-    with Session(engine) as session, session.begin():
-        token = create_token(session, name=f"cli-{uuid.uuid4()}", scope="upload")
-    app = create_app(settings, database_url=engine.url.render_as_string(hide_password=False))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", token
-    server.should_exit = True
-    thread.join()
-    with Session(engine) as session, session.begin():
-        session.execute(delete(Run).where(Run.suite == SUITE))
-        session.execute(delete(Series).where(Series.suite == SUITE))
-        session.execute(delete(Hardware).where(Hardware.name == "cli-machine"))
-        session.execute(delete(ApiToken).where(ApiToken.name.like("cli-%")))
-    app.state.engine.dispose()
+def service(live_service: LiveService) -> tuple[str, str]:
+    live_service.suites.add(SUITE)
+    live_service.machines.add(MACHINE)
+    return live_service.url, live_service.token
 
 
-def test_cli_upload_reads_back(live_service: tuple[str, str], tmp_path: Path) -> None:
-    url, token = live_service
+def test_cli_upload_reads_back(service: tuple[str, str], tmp_path: Path) -> None:
+    url, token = service
     run_id = str(uuid.uuid4())
     files = [
         FIXTURES / "fio" / "fio_sync_randread.json",
@@ -67,7 +36,7 @@ def test_cli_upload_reads_back(live_service: tuple[str, str], tmp_path: Path) ->
         "--suite",
         SUITE,
         "--hardware-name",
-        "cli-machine",
+        MACHINE,
         "--run-id",
         run_id,
         "--url",
@@ -92,12 +61,12 @@ def test_cli_upload_reads_back(live_service: tuple[str, str], tmp_path: Path) ->
     assert [r["id"] for r in listed] == [run_id]
 
 
-def test_a_created_run_is_readable_at_once(live_service: tuple[str, str]) -> None:
+def test_a_created_run_is_readable_at_once(service: tuple[str, str]) -> None:
     """201 means committed: the commit happens before the response is sent."""
-    url, token = live_service
+    url, token = service
     headers = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=url, headers=headers) as client:
         for _ in range(10):
-            body = run(suite=SUITE, hardware={"name": "cli-machine"})
+            body = run(suite=SUITE, hardware={"name": MACHINE})
             assert client.post("/api/v1/runs", json=body).status_code == 201
             assert client.get(f"/api/v1/runs/{body['id']}").status_code == 200

@@ -112,3 +112,67 @@ def test_binary_body_is_400(client: TestClient, auth: dict[str, str], tmp_path: 
     binary = tmp_path / "x.bin"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     assert ingest(client, "fio", binary, auth).status_code == 400
+
+
+INTEROP = REPO_ROOT.parent / "shared" / "tool-outputs" / "interop"
+needs_interop = pytest.mark.skipif(
+    not INTEROP.is_dir(), reason=f"{INTEROP} is absent: the peers' real files are read there"
+)
+
+
+@needs_interop
+def test_bmf_custom_measures_take_unit_and_direction_from_the_query(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    dhat = INTEROP / "bmf" / "bencher_report_dhat.json"
+    query = {"language": "rust", "unit": "B", "direction": "lower"}
+    response = ingest(client, "bmf", dhat, auth, **query)
+    assert response.status_code == 201, response.text
+    results = client.get(response.json()["url"]).json()["results"]
+    figures = {r["metric"]: (r["value"], r["unit"], r["direction"]) for r in results}
+    assert figures["total_bytes"] == (662, "B", "lower")
+    assert ingest(client, "bmf", dhat, auth, language="rust", unit="bytes").status_code == 422
+
+
+@needs_interop
+def test_gab_custom_needs_the_direction(client: TestClient, auth: dict[str, str]) -> None:
+    custom = INTEROP / "gab-custom" / "gab-testdata_customBiggerIsBetter_output.json"
+    missing = ingest(client, "gab-custom", custom, auth, language="rust")
+    assert missing.status_code == 422
+    assert missing.json()["fields"][0]["path"] == "direction"
+    response = ingest(client, "auto", custom, auth, language="rust", direction="higher")
+    assert response.status_code == 201, response.text
+    results = client.get(response.json()["url"]).json()["results"]
+    assert {(r["unit"], r["direction"]) for r in results} == {("req/s", "higher"), ("B", "higher")}
+
+
+@needs_interop
+def test_lnt_report_becomes_a_run(client: TestClient, auth: dict[str, str]) -> None:
+    report = INTEROP / "lnt" / "lnt_nts-run1.json"
+    response = ingest(client, "lnt", report, auth, language="c")
+    assert response.status_code == 201, response.text
+    results = client.get(response.json()["url"]).json()["results"]
+    assert {r["metric"] for r in results} == {"compile_time", "execution_time"}
+
+
+def test_asv_results_file_becomes_a_run(client: TestClient, auth: dict[str, str]) -> None:
+    results_file = FIXTURES / "asv/results/vm/33714399-existing-py_tmp_peer-tools_bin_python.json"
+    response = ingest(client, "auto", results_file, auth)
+    assert response.status_code == 201, response.text
+    # Alone, without benchmarks.json, params have asv's own default names.
+    assert [s["item"] for s in response.json()["skipped"]] == [
+        "benchmarks.Build.time_build(param1=10, param2=tuple)",
+        "benchmarks.time_fails",
+    ]
+    results = client.get(response.json()["url"]).json()["results"]
+    assert {r["language"] for r in results} == {"python"}
+
+
+def test_conbench_failures_are_listed_as_skipped(client: TestClient, auth: dict[str, str]) -> None:
+    payloads = FIXTURES / "conbench" / "benchadapt_callable_payloads.json"
+    response = ingest(client, "conbench", payloads, auth)
+    assert response.status_code == 201, response.text
+    assert response.json()["skipped"] == [
+        {"item": "divide(n=0)", "reason": "failed in Conbench: ZeroDivisionError: division by zero"}
+    ]
+    assert response.json()["result_count"] == 2

@@ -137,7 +137,9 @@ export interface paths {
         put?: never;
         /**
          * Ingest Tool Output
-         * @description A benchmark tool's native output (wrk, fio, hyperfine…) stored as one run.
+         * @description A benchmark tool's native output (wrk, fio, hyperfine…), or another tracker's
+         *     record of one run (Bencher BMF, github-action-benchmark custom JSON, asv, Conbench,
+         *     LNT), stored as one run.
          */
         post: operations["ingest_tool_output_api_v1_ingest__tool_format__post"];
         delete?: never;
@@ -225,6 +227,28 @@ export interface paths {
          * @description Upload one run (contract v1). Stored whole or not at all.
          */
         post: operations["create_run_api_v1_runs_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Run Batch
+         * @description Upload many runs (`{"runs": [contract v1 run, …]}`), stored in one transaction:
+         *     all or none. Each run is validated and stored as POST /runs does it, idempotent by
+         *     its `id`; change detection then runs once per series of the whole batch.
+         */
+        post: operations["create_run_batch_api_v1_runs_batch_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -839,6 +863,44 @@ export interface components {
              */
             variant: string | null;
         };
+        /**
+         * RunBatchCreated
+         * @description Each run of the batch in its order, and how many were new.
+         */
+        RunBatchCreated: {
+            /** Created */
+            created: number;
+            /** Existing */
+            existing: number;
+            /** Runs */
+            runs: components["schemas"]["RunBatchItem"][];
+        };
+        /** RunBatchItem */
+        RunBatchItem: {
+            /**
+             * Created
+             * @description false: the run was stored before (an identical repeat)
+             */
+            created: boolean;
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Result Count */
+            result_count: number;
+            /** Url */
+            url: string;
+        };
+        /**
+         * RunBatchUpload
+         * @description Many runs in one request (history imports), each exactly as POST /runs takes it,
+         *     at most MAX_BATCH_RESULTS results in all: what one run may cost, no more.
+         */
+        RunBatchUpload: {
+            /** Runs */
+            runs: components["schemas"]["RunUpload"][];
+        };
         /** RunComparison */
         RunComparison: {
             baseline: components["schemas"]["RunSummary"];
@@ -1117,6 +1179,13 @@ export interface components {
             /** Value Base */
             value_base: number;
         };
+        /** SkippedItem */
+        SkippedItem: {
+            /** Item */
+            item: string;
+            /** Reason */
+            reason: string;
+        };
         /** Stats */
         Stats: {
             /**
@@ -1216,6 +1285,20 @@ export interface components {
             suite: string;
             /** Title */
             title: string | null;
+        };
+        /** ToolRunCreated */
+        ToolRunCreated: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Result Count */
+            result_count: number;
+            /** Skipped */
+            skipped?: components["schemas"]["SkippedItem"][];
+            /** Url */
+            url: string;
         };
         /** UnmatchedResult */
         UnmatchedResult: {
@@ -1632,6 +1715,10 @@ export interface operations {
                 mode?: ("sync" | "async") | null;
                 variant?: string | null;
                 benchmark?: string | null;
+                /** @description unit of figures the input leaves open (BMF) */
+                unit?: ("ns" | "us" | "µs" | "μs" | "ms" | "s" | "ops/s" | "req/s" | "B/s" | "KiB/s" | "MiB/s" | "GiB/s" | "KB/s" | "MB/s" | "GB/s" | "B" | "KiB" | "MiB" | "GiB" | "count" | "percent") | null;
+                /** @description which way is better where the input does not say (gab-custom) */
+                direction?: ("lower" | "higher") | null;
                 run_id?: string | null;
                 started_at?: string | null;
                 name?: string | null;
@@ -1641,7 +1728,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                tool_format: "auto" | "wrk" | "ab" | "ab-csv" | "fio" | "hyperfine" | "pytest-benchmark" | "go" | "go-json" | "google-benchmark" | "jmh" | "criterion" | "criterion-benchmark" | "criterion-stdout" | "pyperf" | "pgbench" | "sysbench" | "hey" | "autocannon" | "tinybench" | "tinybench-json" | "benchmarkjs" | "dart" | "benchmarkdotnet" | "contract";
+                tool_format: "auto" | "wrk" | "ab" | "ab-csv" | "fio" | "hyperfine" | "pytest-benchmark" | "go" | "go-json" | "google-benchmark" | "jmh" | "criterion" | "criterion-benchmark" | "criterion-stdout" | "pyperf" | "pgbench" | "sysbench" | "hey" | "autocannon" | "tinybench" | "tinybench-json" | "benchmarkjs" | "dart" | "benchmarkdotnet" | "bmf" | "gab-custom" | "asv" | "conbench" | "lnt" | "contract";
             };
             cookie?: never;
         };
@@ -1657,7 +1744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunCreated"];
+                    "application/json": components["schemas"]["ToolRunCreated"];
                 };
             };
             /** @description Successful Response */
@@ -1666,7 +1753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunCreated"];
+                    "application/json": components["schemas"]["ToolRunCreated"];
                 };
             };
             /** @description Bad Request */
@@ -1974,6 +2061,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_run_batch_api_v1_runs_batch_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunBatchUpload"];
+            };
+        };
+        responses: {
+            /** @description every run was stored before */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunBatchCreated"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunBatchCreated"];
                 };
             };
             /** @description Bad Request */

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-# The service's own bounds for one batch; a batch the client packs stays within them.
+# The service's bounds for one batch (it imports them from here): a batch costs it at most
+# what one run may, 100,000 results.
 MAX_BATCH_RUNS = 5_000
 MAX_BATCH_RESULTS = 100_000
 DEFAULT_BATCH_BYTES = 24 * 1024 * 1024
