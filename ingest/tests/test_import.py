@@ -287,11 +287,13 @@ class _Terminal(io.StringIO):
         return self.tty
 
 
-def test_progress_is_a_line_per_thousand_runs_off_a_terminal() -> None:
+def test_progress_is_a_line_per_thousand_off_a_terminal() -> None:
     stream = _Terminal(tty=False)
-    with ImportProgress(2_500, stream=stream) as progress:
-        for size in (600, 700, 1_200):
-            progress.advance(size)
+    with ImportProgress(stream=stream) as progress:
+        for done in (10, 20):
+            progress.files_read(done, 20)  # too few files to be worth a line
+        for done in (600, 1_300, 2_500):
+            progress.runs_sent(done, 2_500)
     assert stream.getvalue().splitlines() == [
         "imported 1,000/2,500 runs",
         "imported 2,000/2,500 runs",
@@ -301,8 +303,10 @@ def test_progress_is_a_line_per_thousand_runs_off_a_terminal() -> None:
 
 def test_progress_is_a_bar_on_a_terminal() -> None:
     stream = _Terminal(tty=True)
-    with ImportProgress(10, stream=stream) as progress:
-        progress.advance(10)
+    with ImportProgress(stream=stream) as progress:
+        progress.files_read(3, 3)
+        progress.runs_sent(10, 10)
+    assert "reading files" in stream.getvalue()
     assert "importing runs" in stream.getvalue()
     assert "10/10" in stream.getvalue()
 

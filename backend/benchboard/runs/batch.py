@@ -27,7 +27,7 @@ from benchboard.runs.schemas import (
     RunBatchUpload,
     RunUpload,
 )
-from benchboard.runs.service import StoredRun, store_run
+from benchboard.runs.service import StoredRun, identical_repeats, store_run
 from benchboard.tokens.service import Principal
 from benchboard_ingest.imports.batches import MAX_BATCH_RESULTS
 
@@ -58,9 +58,15 @@ def parse_batch(body: bytes) -> ParsedBatch:
 
 
 def store_batch(session: Session, batch: ParsedBatch, *, uploader: Principal) -> list[StoredRun]:
-    """Store every run through `store_run`; an error names the run it came from."""
+    """Store every run through `store_run`; an error names the run it came from. Runs
+    stored before with the same bytes (a re-run import) are answered in one query."""
+    with_ids = {run.id: raw for run, raw in zip(batch.runs, batch.bodies, strict=True) if run.id}
+    repeats = identical_repeats(session, with_ids)
     stored = []
     for index, (upload, raw) in enumerate(zip(batch.runs, batch.bodies, strict=True)):
+        if upload.id in repeats:
+            stored.append(repeats[upload.id])
+            continue
         try:
             stored.append(store_run(session, upload, raw_body=raw, uploader=uploader))
         except AppError as error:

@@ -66,29 +66,35 @@ def run_import(args: argparse.Namespace, *, params: dict[str, Any]) -> int:
         mode=args.mode,
         variant=args.variant,
     )
-    history = read_history(args.format, args.paths, context=context, skip_broken=args.skip_broken)
-    prepared = contract_runs(
-        history.runs,
-        ImportOptions(
-            format=args.format,
-            suite=args.suite,
+    with ImportProgress(stream=sys.stderr, quiet=args.quiet) as progress:
+        history = read_history(
+            args.format,
+            args.paths,
             context=context,
-            params=params,
-            source_suite=args.source_suite,
-            hardware_name=args.hardware_name,
-            git_repo=args.git_repo,
-            git_branch=args.git_branch,
-        ),
-    )
-    prepared.skipped[:0] = history.skipped
-    if args.dry_run:
-        json.dump(prepared.runs, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-        planned = _Sent()
-        planned.batches = sum(1 for _ in _batches(args, prepared))
-        _report(args, prepared, planned, history.files, started)
-        return 0
-    sent = _send(args, prepared)
+            skip_broken=args.skip_broken,
+            on_file=progress.files_read,
+        )
+        prepared = contract_runs(
+            history.runs,
+            ImportOptions(
+                format=args.format,
+                suite=args.suite,
+                context=context,
+                params=params,
+                source_suite=args.source_suite,
+                hardware_name=args.hardware_name,
+                git_repo=args.git_repo,
+                git_branch=args.git_branch,
+            ),
+        )
+        prepared.skipped[:0] = history.skipped
+        if args.dry_run:
+            json.dump(prepared.runs, sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
+            sent = _Sent()
+            sent.batches = sum(1 for _ in _batches(args, prepared))
+        else:
+            sent = _send(args, prepared, progress)
     _report(args, prepared, sent, history.files, started)
     return 0
 
@@ -102,15 +108,17 @@ class _Sent:
         self.existing = 0
 
 
-def _send(args: argparse.Namespace, prepared: ContractRuns) -> _Sent:
+def _send(args: argparse.Namespace, prepared: ContractRuns, progress: ImportProgress) -> _Sent:
     sent = _Sent()
-    with ImportProgress(len(prepared.runs), stream=sys.stderr, quiet=args.quiet) as progress:
-        for batch in _batches(args, prepared):
-            answer = _upload(args, batch, progress)
-            sent.batches += 1
-            sent.created += int(answer.get("created", 0))
-            sent.existing += int(answer.get("existing", 0))
-            progress.advance(len(batch.run_ids))
+    done = 0
+    progress.runs_sent(done, len(prepared.runs))  # the bar shows while the first batch goes
+    for batch in _batches(args, prepared):
+        answer = _upload(args, batch, progress)
+        sent.batches += 1
+        sent.created += int(answer.get("created", 0))
+        sent.existing += int(answer.get("existing", 0))
+        done += len(batch.run_ids)
+        progress.runs_sent(done, len(prepared.runs))
     return sent
 
 

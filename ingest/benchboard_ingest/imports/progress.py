@@ -1,5 +1,5 @@
-"""Progress of an import: Rich's bar on a terminal, a plain line per 1,000 runs otherwise
-(CI logs), nothing with --quiet."""
+"""Progress of an import, files read then runs sent: Rich's bars on a terminal, a plain line
+per 1,000 files or runs otherwise (CI logs), nothing with --quiet."""
 
 from __future__ import annotations
 
@@ -21,30 +21,27 @@ LINE_EVERY = 1_000
 
 
 class ImportProgress:
-    """Counts runs sent; shows them the way the output stream can show them."""
+    """Shows counts the way the output stream can show them."""
 
-    def __init__(self, total: int, *, stream: TextIO, quiet: bool = False) -> None:
-        self.total = total
-        self.done = 0
+    def __init__(self, *, stream: TextIO, quiet: bool = False) -> None:
         self._stream = stream
         self._quiet = quiet
         self._bar: Progress | None = None
-        self._task: TaskID | None = None
+        self._tasks: dict[str, TaskID] = {}
+        self._done: dict[str, int] = {}
         if not quiet and stream.isatty():
             self._bar = Progress(
-                TextColumn("importing runs"),
+                TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=Console(file=stream),
-                transient=False,
             )
 
     def __enter__(self) -> ImportProgress:
         if self._bar is not None:
             self._bar.start()
-            self._task = self._bar.add_task("import", total=self.total)
         return self
 
     def __exit__(
@@ -56,24 +53,33 @@ class ImportProgress:
         if self._bar is not None:
             self._bar.stop()
 
-    def advance(self, runs: int) -> None:
-        before, self.done = self.done, self.done + runs
-        if self._bar is not None and self._task is not None:
-            self._bar.update(self._task, completed=self.done)
-        elif not self._quiet:
-            for mark in range(before // LINE_EVERY + 1, self.done // LINE_EVERY + 1):
-                self._line(f"imported {mark * LINE_EVERY:,}/{self.total:,} runs")
-            if self.done == self.total and self.total % LINE_EVERY:
-                self._line(f"imported {self.done:,}/{self.total:,} runs")
+    def files_read(self, done: int, total: int) -> None:
+        self._count("files", "reading files", done, total, lines=total >= LINE_EVERY)
+
+    def runs_sent(self, done: int, total: int) -> None:
+        self._count("runs", "importing runs", done, total, lines=True)
 
     def note(self, message: str) -> None:
-        """A line above the bar (a retry), or a plain line."""
+        """A line above the bars (a retry), or a plain line."""
         if self._quiet:
             return
         if self._bar is not None:
             self._bar.console.print(message, markup=False, highlight=False)
         else:
             self._line(message)
+
+    def _count(self, kind: str, label: str, done: int, total: int, *, lines: bool) -> None:
+        before, self._done[kind] = self._done.get(kind, 0), done
+        if self._bar is not None:
+            if kind not in self._tasks:
+                self._tasks[kind] = self._bar.add_task(label, total=total)
+            self._bar.update(self._tasks[kind], completed=done)
+        elif not self._quiet and lines:
+            verb = "read" if kind == "files" else "imported"
+            for mark in range(before // LINE_EVERY + 1, done // LINE_EVERY + 1):
+                self._line(f"{verb} {mark * LINE_EVERY:,}/{total:,} {kind}")
+            if done == total and total % LINE_EVERY:
+                self._line(f"{verb} {done:,}/{total:,} {kind}")
 
     def _line(self, message: str) -> None:
         print(message, file=self._stream, flush=True)
