@@ -232,7 +232,16 @@ def test_truncated_peer_files_exit_3_naming_the_file(
         ("gab-custom/gab-testdata_customBiggerIsBetter_output.json", ["--direction", "higher"]),
         ("lnt/lnt_nts-run1.json", []),
         ("conbench/conbench_GET_benchmark-results_page1.json", []),
-        ("asv/metpy-fork/results/benchmarks.json", ["--format", "asv"]),
+        (
+            "asv/metpy-fork/results/Jaye_Dell/059cc1a4-conda-py3.12-matplotlib-numpy-pandas-"
+            "pint-pooch-pyproj-scipy-traitlets-xarray.json",
+            [],
+        ),
+        (
+            "asv/pvlib-benchmarks/results/pvlib-asv.forecasting.energy.arizona.edu/"
+            "b026c57c-conda-py3.8-ephem-numba-numpy-pandas-pytables-scipy.json",
+            ["--format", "asv"],
+        ),
     ):
         raw = (INTEROP / relative).read_text()
         cut = tmp_path / Path(relative).name

@@ -107,6 +107,8 @@ def read_results(
     benchmarks: dict[str, AsvBenchmark] | None = None,
     hardware: dict[str, str | int | float] | None = None,
 ) -> SourceRun:
+    """One results file as one run; `benchmarks` and `hardware` come from the files asv
+    writes beside it (benchmarks.json, machine.json) when the caller has read them."""
     document = load_json(raw, context.source)
     version = int(document.number("version")) if document.has("version") else 1
     if version not in (1, 2):
