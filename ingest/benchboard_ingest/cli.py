@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import uuid
 from typing import Any
@@ -22,12 +21,11 @@ from .hardware import capture_hardware
 from .imports.command import add_import_parser, run_import
 from .imports.runs import ImportUsageError
 from .imports.sources import SourceNotFound
-from .run import RunOptions, build_run
+from .run import SUITE_SLUG, RunOptions, build_run
 from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
 DEFAULT_URL = "http://127.0.0.1:8000"
-_SUITE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 
 
 class UsageError(Exception):
@@ -127,7 +125,7 @@ def _parse_command(args: argparse.Namespace) -> int:
 
 
 def _upload_command(args: argparse.Namespace) -> int:
-    if not _SUITE.match(args.suite):
+    if not SUITE_SLUG.match(args.suite):
         raise UsageError(f"--suite must be a slug like 'sync-vs-async-io': {args.suite!r}")
     results = _parse_files(args)
     unknown = sorted({r["benchmark"] for r in results if r["language"] == UNKNOWN_LANGUAGE})

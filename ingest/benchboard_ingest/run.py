@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+# The contract's `suite`: a slug.
+SUITE_SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 
 
 @dataclass

@@ -344,3 +344,8 @@ def test_a_series_keeps_its_first_unit_and_long_names_fit() -> None:
     assert shortened.startswith("x" * 188)
     again = contract_runs([_source("2024-01-01T00:00:00+00:00", "ns", long_name)], options)
     assert again.runs[0]["results"][0]["benchmark"] == shortened
+
+
+def test_suite_must_be_a_slug(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["import", "asv", str(ASV), "--suite", "Tiny Project", "--dry-run"]) == 2
+    assert "--suite must be a slug" in capsys.readouterr().err

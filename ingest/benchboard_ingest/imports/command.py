@@ -39,13 +39,21 @@ def add_import_parser(commands: Any, *, default_url: str) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.add_argument("--suite", required=True, help="the Benchboard suite (a slug)")
     parser.add_argument("--source-suite", help="gab: import only this suite of the history")
-    parser.add_argument("--hardware-name", help="the machine, where the history has none")
-    parser.add_argument("--language", help="for sources that do not say (custom tools)")
+    parser.add_argument(
+        "--hardware-name",
+        help="the machine's name: needed where the history records none (gab), "
+        "and replaces the one it records",
+    )
+    parser.add_argument(
+        "--language",
+        help="the language measured: needed where the history does not say (custom "
+        "tools, LNT), and replaces what it says",
+    )
     parser.add_argument("--implementation")
     parser.add_argument("--mode", choices=["sync", "async"])
     parser.add_argument("--variant")
     parser.add_argument("--param", action="append", default=[], metavar="K=V")
-    parser.add_argument("--git-repo", help="where the history has no repository URL")
+    parser.add_argument("--git-repo", help="the repository URL (replaces the history's)")
     parser.add_argument("--git-branch", help="the branch the history was measured on")
     parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", default_url))
     parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..model import ParseContext, Skipped, SourceRun
 from ..overrides import apply_overrides
-from ..run import RunOptions, build_run
+from ..run import SUITE_SLUG, RunOptions, build_run
 from ..vocabulary import UNKNOWN_LANGUAGE, unit_info
 
 # Fixed forever: changing it would give every imported run a new id.
@@ -66,6 +66,8 @@ def run_id(fmt: str, suite: str, key: tuple[str, ...]) -> str:
 def contract_runs(sources: list[SourceRun], options: ImportOptions) -> ContractRuns:
     """Contract runs for `sources`: suite, machine and overrides applied, one unit per
     series, runs without any result left out (reported), oldest first."""
+    if not SUITE_SLUG.match(options.suite):
+        raise ImportUsageError(f"--suite must be a slug like 'my-benchmarks': {options.suite!r}")
     sources = _selected(sources, options.source_suite)
     suites = _suite_names(sources, options)
     _require_machine(sources, options)
