@@ -59,6 +59,7 @@ bench: setup
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/read_speed.py
 	$(BIN)/python bench/regression_quality.py
+	$(BIN)/python bench/import_speed.py
 	$(NPM) run bench
 
 clean:

@@ -346,6 +346,9 @@ def test_a_series_keeps_its_first_unit_and_long_names_fit() -> None:
     assert again.runs[0]["results"][0]["benchmark"] == shortened
 
 
-def test_suite_must_be_a_slug(capsys: pytest.CaptureFixture[str]) -> None:
+def test_suite_and_batch_bounds_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["import", "asv", str(ASV), "--suite", "Tiny Project", "--dry-run"]) == 2
     assert "--suite must be a slug" in capsys.readouterr().err
+    argv = ["import", "asv", str(ASV), "--suite", "tiny", "--batch-results", "100001"]
+    assert main(argv) == 2
+    assert "--batch-results must be 1 to 100,000" in capsys.readouterr().err

@@ -19,9 +19,15 @@ from typing import Any
 
 from ..client import upload_batch
 from ..model import ParseContext, Skipped
-from .batches import DEFAULT_BATCH_BYTES, MAX_BATCH_RESULTS, Batch, pack
+from .batches import (
+    DEFAULT_BATCH_BYTES,
+    DEFAULT_BATCH_RESULTS,
+    MAX_BATCH_RESULTS,
+    Batch,
+    pack,
+)
 from .progress import ImportProgress
-from .runs import ContractRuns, ImportOptions, contract_runs
+from .runs import ContractRuns, ImportOptions, ImportUsageError, contract_runs
 from .sources import IMPORT_FORMATS, read_history
 
 EXAMPLES = 3
@@ -58,7 +64,7 @@ def add_import_parser(commands: Any, *, default_url: str) -> None:
     parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", default_url))
     parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
     parser.add_argument("--retries", type=int, default=4)
-    parser.add_argument("--batch-results", type=int, default=MAX_BATCH_RESULTS)
+    parser.add_argument("--batch-results", type=int, default=DEFAULT_BATCH_RESULTS)
     parser.add_argument("--batch-bytes", type=int, default=DEFAULT_BATCH_BYTES)
     parser.add_argument("--skip-broken", action="store_true", help="report unreadable files")
     parser.add_argument("--list-skipped", action="store_true", help="every skipped item")
@@ -68,6 +74,8 @@ def add_import_parser(commands: Any, *, default_url: str) -> None:
 
 def run_import(args: argparse.Namespace, *, params: dict[str, Any]) -> int:
     started = time.monotonic()
+    if not 1 <= args.batch_results <= MAX_BATCH_RESULTS:
+        raise ImportUsageError(f"--batch-results must be 1 to {MAX_BATCH_RESULTS:,}")
     context = ParseContext(
         language=args.language,
         implementation=args.implementation,
