@@ -21,6 +21,7 @@ from benchboard.regressions.router import router as regressions_router
 from benchboard.runs.router import router as runs_router
 from benchboard.runs.schemas import RunBatchUpload, RunUpload
 from benchboard.series.router import router as series_router
+from benchboard.suites.router import router as suites_router
 from benchboard.tool_formats.router import router as tool_formats_router
 
 health_router = APIRouter(prefix="/api/v1", tags=["health"])
@@ -47,6 +48,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     for router in (
         health_router,
         runs_router,
+        suites_router,
         series_router,
         compare_router,
         regressions_router,

@@ -72,12 +72,35 @@ class ApiToken(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+DEFAULT_BRANCH = "main"
+
+
+class Suite(Base):
+    """Per-suite settings. Every suite with a run has a row (the upload creates it)."""
+
+    __tablename__ = "suite"
+
+    name: Mapped[str] = mapped_column(Text, primary_key=True)
+    # Where runs without `git.branch` count, and which branch default views show.
+    default_branch: Mapped[str] = mapped_column(Text, server_default=DEFAULT_BRANCH)
+    created_at: Mapped[datetime] = _created_at()
+    updated_at: Mapped[datetime] = _created_at()
+
+
 class Run(Base):
     """One upload: a set of results measured together on one machine."""
 
     __tablename__ = "run"
     __table_args__ = (
         Index("ix_run_suite_started_at", "suite", "started_at"),
+        # Baseline lookup: a branch's newest run on a machine before a time.
+        Index(
+            "ix_run_suite_branch_hardware_started_at",
+            "suite",
+            "branch",
+            "hardware_id",
+            "started_at",
+        ),
         Index("ix_run_hardware_started_at", "hardware_id", "started_at"),
         Index(
             "ix_run_tags", "tags", postgresql_using="gin", postgresql_ops={"tags": "jsonb_path_ops"}
@@ -91,11 +114,13 @@ class Run(Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
-    suite: Mapped[str] = mapped_column(Text)
+    suite: Mapped[str] = mapped_column(ForeignKey("suite.name"))
     name: Mapped[str | None] = mapped_column(Text)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     source_url: Mapped[str | None] = mapped_column(Text)
     git: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # `git.branch`, else the suite's default branch when the run was uploaded.
+    branch: Mapped[str] = mapped_column(Text)
     hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
     environment: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     tags: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
@@ -109,10 +134,15 @@ class Run(Base):
 
 
 class Series(Base):
-    """A result's identity across runs; `fingerprint` hashes the identity fields once."""
+    """A result's identity across the runs of one branch.
+
+    `fingerprint` hashes the identity fields once (the branch apart), so the same
+    benchmark on another branch has the same fingerprint: that is how a baseline is found.
+    """
 
     __tablename__ = "series"
     __table_args__ = (
+        UniqueConstraint("fingerprint", "branch", name="uq_series_fingerprint_branch"),
         _one_of("direction", DIRECTIONS, "direction"),
         _one_of("mode", MODES, "mode"),
         Index("ix_series_suite_benchmark", "suite", "benchmark"),
@@ -121,7 +151,8 @@ class Series(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
-    fingerprint: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    fingerprint: Mapped[bytes] = mapped_column(LargeBinary)
+    branch: Mapped[str] = mapped_column(Text)
     suite: Mapped[str] = mapped_column(Text)
     benchmark: Mapped[str] = mapped_column(Text)
     params: Mapped[dict[str, Any]] = mapped_column(JSONB)

@@ -23,6 +23,7 @@ _NOT_FOUND: dict[int | str, dict[str, object]] = {404: {"model": ErrorOut}}
 
 def regression_filter(
     suite: str | None = None,
+    branch: str | None = None,
     language: str | None = None,
     hardware: str | None = None,
     benchmark: str | None = None,
@@ -33,6 +34,7 @@ def regression_filter(
 ) -> RegressionFilter:
     return RegressionFilter(
         suite=suite,
+        branch=branch,
         language=language,
         hardware=hardware,
         benchmark=benchmark,

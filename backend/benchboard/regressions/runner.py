@@ -25,6 +25,7 @@ from benchboard.regressions.detect import (
     reconcile_changes,
 )
 from benchboard.series.service import series_id_table
+from benchboard.suites.service import on_default_branch
 from benchboard_ingest.vocabulary import unit_info
 
 logger = logging.getLogger(__name__)
@@ -35,14 +36,23 @@ DETECTOR = "detector"
 
 
 def detect_for_series(session: Session, series_ids: Sequence[int]) -> list[int]:
-    """Check each series and store what changed; returns the ids of new regressions."""
+    """Check each series and store what changed; returns the ids of new regressions.
+
+    Series off their suite's default branch are skipped: only the default branch has
+    regressions, so a feature branch's step never raises one on the published history.
+    """
     new_ids: list[int] = []
     for start in range(0, len(series_ids), CHUNK):
-        chunk = list(series_ids[start : start + CHUNK])
+        rows = session.execute(
+            select(Series.id, Series.direction).where(
+                Series.id.in_(series_ids[start : start + CHUNK]),
+                on_default_branch(Series.suite, Series.branch),
+            )
+        )
+        directions = {series_id: direction for series_id, direction in rows}
+        chunk = list(directions)
         histories = _histories(session, chunk)
         stored = _stored(session, chunk)
-        rows = session.execute(select(Series.id, Series.direction).where(Series.id.in_(chunk)))
-        directions = {series_id: direction for series_id, direction in rows}
         for series_id, history in histories.items():
             new_ids += _check_series(
                 session,

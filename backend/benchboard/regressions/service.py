@@ -18,6 +18,7 @@ from benchboard.regressions.schemas import (
     RegressionTriage,
 )
 from benchboard.series.service import series_identity
+from benchboard.suites.service import on_default_branch
 from benchboard.tokens.service import Principal
 from benchboard.vocabulary import ChangeDirection, TriageStatus
 
@@ -53,9 +54,11 @@ def _out(row: Any) -> RegressionOut:
 @dataclass(frozen=True)
 class RegressionFilter:
     """Detected changes of a suite, language, benchmark, machine or series, by status,
-    direction and date; every given field must match."""
+    direction and date; every given field must match. Only the default branch has them
+    (see detect_for_series); `branch` shows those of a branch that was the default once."""
 
     suite: str | None = None
+    branch: str | None = None
     language: str | None = None
     benchmark: str | None = None
     hardware: str | None = None
@@ -75,6 +78,10 @@ class RegressionFilter:
             (Regression.direction, self.direction),
         ]
         conditions = [column == value for column, value in equal_to if value is not None]
+        if self.branch is not None:
+            conditions.append(Series.branch == self.branch)
+        elif self.series_id is None:
+            conditions.append(on_default_branch(Series.suite, Series.branch))
         if self.since is not None:
             conditions.append(Regression.started_at >= self.since)
         return conditions

@@ -75,8 +75,9 @@ def store_batch(session: Session, batch: ParsedBatch, *, uploader: Principal) ->
 
 
 def new_series(stored: list[StoredRun]) -> list[int]:
-    """Every series the batch's new runs touched, once: one detection per series."""
-    return sorted({series_id for run in stored if run.created for series_id in run.series_ids})
+    """Every series the batch's new runs touched on their default branch, once: one
+    detection per series."""
+    return sorted({series_id for run in stored for series_id in run.series_to_check})
 
 
 def answer_batch(stored: list[StoredRun], response: Response) -> RunBatchCreated:

@@ -1,13 +1,11 @@
 """Reading runs: the suites, the run list, one run with its results, the raw upload."""
 
-import os
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, Select, func, select
-from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
 from benchboard.errors import NotFound
@@ -19,12 +17,8 @@ from benchboard.runs.schemas import (
     RunDetail,
     RunPage,
     RunSummary,
-    SuiteList,
-    SuiteOut,
 )
 from benchboard.series.schemas import ResultIdentity
-
-MIN_TITLE = 12
 
 
 def _summary_query() -> Select[tuple[Run, str]]:
@@ -40,6 +34,8 @@ def _summary(run: Run, hardware_name: str) -> RunSummary:
         name=run.name,
         started_at=run.started_at,
         hardware_name=hardware_name,
+        branch=run.branch,
+        commit=(run.git or {}).get("commit"),
         result_count=run.result_count,
         source_url=run.source_url,
         tags=run.tags,
@@ -49,9 +45,10 @@ def _summary(run: Run, hardware_name: str) -> RunSummary:
 
 @dataclass(frozen=True)
 class RunFilter:
-    """Runs of a suite and machine, between two times, carrying every given tag."""
+    """Runs of a suite, branch and machine, between two times, carrying every given tag."""
 
     suite: str | None = None
+    branch: str | None = None
     hardware: str | None = None
     tags: Mapping[str, str] = field(default_factory=dict)
     since: datetime | None = None
@@ -61,6 +58,8 @@ class RunFilter:
         conditions: list[ColumnElement[bool]] = []
         if self.suite is not None:
             conditions.append(Run.suite == self.suite)
+        if self.branch is not None:
+            conditions.append(Run.branch == self.branch)
         if self.hardware is not None:
             conditions.append(Hardware.name == self.hardware)
         if self.tags:
@@ -133,80 +132,3 @@ def get_upload_body(session: Session, run_id: uuid.UUID) -> bytes:
     if body is None:
         raise NotFound(f"no run {run_id}")
     return body
-
-
-def suite_title(names: list[str | None], *, newest: str | None) -> str | None:
-    """What the suite's runs are called in common ("Study X (8 cores)", "Study X (40 cores)"
-    → "Study X"), else the newest run's name."""
-    named = [name for name in names if name]
-    # Character by character on purpose: these are titles, not paths.
-    common = os.path.commonprefix(named).rstrip(" ([-–—:,") if len(named) > 1 else ""  # noqa: RUF071
-    return common if len(common) >= MIN_TITLE else newest
-
-
-def list_suites(session: Session) -> SuiteList:
-    """Every suite, newest first: its title is what its runs' names share (else the newest
-    run's name), its description the newest run's `description` tag."""
-    newest = (
-        select(Run.suite, Run.name, Run.tags["description"].astext.label("description"))
-        .distinct(Run.suite)
-        .order_by(Run.suite, Run.started_at.desc())
-        .subquery()
-    )
-    runs = (
-        select(
-            Run.suite,
-            func.count().label("run_count"),
-            func.sum(Run.result_count).label("result_count"),
-            func.min(Run.started_at).label("first_started_at"),
-            func.max(Run.started_at).label("last_started_at"),
-            func.array_agg(Run.name.distinct()).label("names"),
-        )
-        .group_by(Run.suite)
-        .subquery()
-    )
-    series = (
-        select(
-            Series.suite,
-            func.count().label("series_count"),
-            func.array_agg(aggregate_order_by(Series.language.distinct(), Series.language)).label(
-                "languages"
-            ),
-            func.array_agg(aggregate_order_by(Hardware.name.distinct(), Hardware.name)).label(
-                "hardware"
-            ),
-        )
-        .join(Hardware, Hardware.id == Series.hardware_id)
-        .group_by(Series.suite)
-        .subquery()
-    )
-    rows = session.execute(
-        select(
-            runs,
-            newest.c.name,
-            newest.c.description,
-            series.c.series_count,
-            series.c.languages,
-            series.c.hardware,
-        )
-        .join(newest, newest.c.suite == runs.c.suite)
-        .join(series, series.c.suite == runs.c.suite)
-        .order_by(runs.c.last_started_at.desc())
-    ).all()
-    return SuiteList(
-        items=[
-            SuiteOut(
-                suite=r.suite,
-                title=suite_title(r.names, newest=r.name),
-                description=r.description,
-                run_count=r.run_count,
-                result_count=r.result_count,
-                series_count=r.series_count,
-                first_started_at=r.first_started_at,
-                last_started_at=r.last_started_at,
-                languages=r.languages,
-                hardware=r.hardware,
-            )
-            for r in rows
-        ]
-    )

@@ -22,7 +22,6 @@ from benchboard.runs.schemas import (
     RunDetail,
     RunPage,
     RunUpload,
-    SuiteList,
 )
 from benchboard.runs.service import StoredRun
 from benchboard.tokens.service import Principal
@@ -32,6 +31,7 @@ router = APIRouter(prefix="/api/v1", tags=["runs"])
 
 def run_filter(
     suite: str | None = None,
+    branch: str | None = None,
     hardware: str | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
@@ -39,6 +39,7 @@ def run_filter(
 ) -> RunFilter:
     return RunFilter(
         suite=suite,
+        branch=branch,
         hardware=hardware,
         tags=key_values(tag or [], "tag"),
         since=since,
@@ -75,8 +76,8 @@ async def create_run(
     body = await read_body(request, limit=settings.max_body_bytes)
     # Validating and storing 100,000 results is CPU and database work: off the event loop.
     stored = await run_in_threadpool(_parse_and_store, session, body, token)
-    if stored.created:
-        schedule_detection(background, request, stored.series_ids)
+    if stored.series_to_check:
+        schedule_detection(background, request, stored.series_to_check)
     return service.answer_upload(stored, response)
 
 
@@ -124,12 +125,6 @@ def _parse_and_store_batch(session: Session, body: bytes, token: Principal) -> l
     return batch.store_batch(session, batch.parse_batch(body), uploader=token)
 
 
-@router.get("/suites", dependencies=[ReadAccess])
-def list_suites(session: SessionDep) -> SuiteList:
-    """Every suite with its run, result and series counts, dates, languages and machines."""
-    return queries.list_suites(session)
-
-
 @router.get("/runs", dependencies=[ReadAccess])
 def list_runs(
     session: SessionDep,
@@ -137,7 +132,8 @@ def list_runs(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     cursor: str | None = None,
 ) -> RunPage:
-    """Runs, newest first, filtered by suite, hardware, time and tags (`tag=k=v`)."""
+    """Runs of every branch, newest first, filtered by suite, branch, hardware, time and
+    tags (`tag=k=v`)."""
     return queries.list_runs(session, run_filter, limit=limit, cursor=cursor)
 
 

@@ -156,6 +156,8 @@ class RunSummary(BaseModel):
     name: str | None
     started_at: datetime
     hardware_name: str
+    branch: str = Field(description="git.branch, else the suite's default branch at upload")
+    commit: str | None
     result_count: int
     source_url: str | None
     tags: dict[str, str]
@@ -165,25 +167,6 @@ class RunSummary(BaseModel):
 class RunPage(BaseModel):
     items: list[RunSummary]
     next_cursor: str | None
-
-
-class SuiteOut(BaseModel):
-    """A study or suite: what it covers and when it ran."""
-
-    suite: str
-    title: str | None
-    description: str | None
-    run_count: int
-    result_count: int
-    series_count: int
-    first_started_at: datetime
-    last_started_at: datetime
-    languages: list[str]
-    hardware: list[str]
-
-
-class SuiteList(BaseModel):
-    items: list[SuiteOut]
 
 
 class HardwareOut(BaseModel):

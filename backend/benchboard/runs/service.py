@@ -25,6 +25,7 @@ from benchboard.errors import Conflict, FieldError, ValidationFailed
 from benchboard.models import Hardware, Result, Run, Series
 from benchboard.runs.schemas import ResultUpload, RunCreated, RunUpload
 from benchboard.series.identity import canonical_params, series_fingerprint
+from benchboard.suites.service import resolve_branch
 from benchboard.tokens.service import Principal
 from benchboard_ingest.vocabulary import normalize_unit, unit_info
 
@@ -35,6 +36,23 @@ class StoredRun:
     result_count: int
     created: bool
     series_ids: list[int]
+    on_default_branch: bool
+
+    @property
+    def series_to_check(self) -> list[int]:
+        """Series change detection must look at: only the default branch has regressions,
+        so a feature branch's step never raises one on the published history."""
+        return self.series_ids if self.created and self.on_default_branch else []
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where a run's results go: its suite, branch and machine (series identity beyond
+    the results' own fields)."""
+
+    suite: str
+    branch: str
+    hardware_id: int
 
 
 @dataclass(frozen=True)
@@ -54,11 +72,21 @@ def store_run(
     run_id = upload.id or uuid.uuid4()
     rows = _series_rows(upload)
     hardware_id = _upsert_hardware(session, upload)
-    if not _insert_run(session, upload, run_id, hardware_id, raw_body, uploader):
+    branch, on_default = resolve_branch(
+        session, upload.suite, upload.git.branch if upload.git else None
+    )
+    where = _Where(upload.suite, branch, hardware_id)
+    if not _insert_run(session, upload, run_id, where, raw_body, uploader):
         return _existing_run(session, run_id, raw_body)
-    series_ids = _resolve_series(session, upload.suite, hardware_id, rows)
+    series_ids = _resolve_series(session, where, rows)
     RESULT_COPY.write(_driver_connection(session), _result_rows(run_id, upload, rows, series_ids))
-    return StoredRun(id=run_id, result_count=len(rows), created=True, series_ids=series_ids)
+    return StoredRun(
+        id=run_id,
+        result_count=len(rows),
+        created=True,
+        series_ids=series_ids,
+        on_default_branch=on_default,
+    )
 
 
 def answer_upload(stored: StoredRun, response: Response) -> RunCreated:
@@ -133,10 +161,11 @@ def _upsert_hardware(session: Session, upload: RunUpload) -> int:
 # CONFLICT (inherit_cache = False), and compiling it cost 3 ms per run, 6.5 s of a
 # 2,000-run batch. Text is compiled once.
 _INSERT_RUN = text(
-    "INSERT INTO run (id, suite, name, started_at, source_url, git, hardware_id, environment,"
-    " tags, result_count, upload_body, upload_sha256, uploaded_by) VALUES (:id, :suite, :name,"
-    " :started_at, :source_url, :git, :hardware_id, :environment, :tags, :result_count,"
-    " :upload_body, :upload_sha256, :uploaded_by) ON CONFLICT (id) DO NOTHING RETURNING id"
+    "INSERT INTO run (id, suite, name, started_at, source_url, git, branch, hardware_id,"
+    " environment, tags, result_count, upload_body, upload_sha256, uploaded_by) VALUES (:id,"
+    " :suite, :name, :started_at, :source_url, :git, :branch, :hardware_id, :environment, :tags,"
+    " :result_count, :upload_body, :upload_sha256, :uploaded_by)"
+    " ON CONFLICT (id) DO NOTHING RETURNING id"
 ).bindparams(
     bindparam("git", type_=Run.git.type),
     bindparam("environment", type_=Run.environment.type),
@@ -148,7 +177,7 @@ def _insert_run(
     session: Session,
     upload: RunUpload,
     run_id: uuid.UUID,
-    hardware_id: int,
+    where: _Where,
     raw_body: bytes,
     uploader: Principal | None,
 ) -> bool:
@@ -160,7 +189,8 @@ def _insert_run(
         "started_at": upload.started_at,
         "source_url": upload.source_url,
         "git": upload.git.model_dump(exclude_none=True) if upload.git else None,
-        "hardware_id": hardware_id,
+        "branch": where.branch,
+        "hardware_id": where.hardware_id,
         "environment": upload.environment,
         "tags": upload.tags,
         "result_count": len(upload.results),
@@ -181,7 +211,13 @@ def identical_repeats(
         select(Run.id, Run.upload_sha256, Run.result_count).where(Run.id.in_(digests))
     ).tuples()
     return {
-        run_id: StoredRun(id=run_id, result_count=count, created=False, series_ids=[])
+        run_id: StoredRun(
+            id=run_id,
+            result_count=count,
+            created=False,
+            series_ids=[],
+            on_default_branch=False,
+        )
         for run_id, digest, count in rows
         if digest == digests[run_id]
     }
@@ -194,7 +230,13 @@ def _existing_run(session: Session, run_id: uuid.UUID, raw_body: bytes) -> Store
     same_bytes = stored.upload_sha256 == hashlib.sha256(raw_body).digest()
     if not same_bytes and orjson.loads(stored.upload_body) != orjson.loads(raw_body):
         raise Conflict(f"run {run_id} exists with a different body; send a new id")
-    return StoredRun(id=run_id, result_count=stored.result_count, created=False, series_ids=[])
+    return StoredRun(
+        id=run_id,
+        result_count=stored.result_count,
+        created=False,
+        series_ids=[],
+        on_default_branch=False,
+    )
 
 
 def _driver_connection(session: Session) -> psycopg.Connection[Any]:
@@ -203,20 +245,20 @@ def _driver_connection(session: Session) -> psycopg.Connection[Any]:
     return driver
 
 
-def _resolve_series(
-    session: Session, suite: str, hardware_id: int, rows: list[_SeriesRow]
-) -> list[int]:
+def _resolve_series(session: Session, where: _Where, rows: list[_SeriesRow]) -> list[int]:
     """Series ids in the order of `rows`, creating the series that are new."""
-    known = _suite_series(session, suite, hardware_id)
+    known = _suite_series(session, where)
     missing = sorted(
         (row for row in rows if row.fingerprint not in known), key=lambda row: row.fingerprint
     )  # one lock order against deadlocks
     if missing:
-        known.update(_insert_series(_driver_connection(session), suite, hardware_id, missing))
+        known.update(_insert_series(_driver_connection(session), where, missing))
         # Series a concurrent upload created first: ON CONFLICT skipped them.
         raced = [row.fingerprint for row in missing if row.fingerprint not in known]
         if raced:
-            known.update(_series_where(session, Series.fingerprint.in_(raced)))
+            known.update(
+                _series_where(session, Series.fingerprint.in_(raced), Series.branch == where.branch)
+            )
     _check_units_match(rows, known)
     return [known[row.fingerprint][0] for row in rows]
 
@@ -224,10 +266,16 @@ def _resolve_series(
 _Known = dict[bytes, tuple[int, str]]
 
 
-def _suite_series(session: Session, suite: str, hardware_id: int) -> _Known:
-    """Every series of the suite on this machine: a superset of the run's, since both are
-    part of each series' identity; one scan is far cheaper than 100,000 key lookups."""
-    return _series_where(session, Series.suite == suite, Series.hardware_id == hardware_id)
+def _suite_series(session: Session, where: _Where) -> _Known:
+    """Every series of the suite on this branch and machine: a superset of the run's, since
+    all three are part of each series' identity; one scan is far cheaper than 100,000 key
+    lookups."""
+    return _series_where(
+        session,
+        Series.suite == where.suite,
+        Series.branch == where.branch,
+        Series.hardware_id == where.hardware_id,
+    )
 
 
 def _series_where(session: Session, *conditions: ColumnElement[bool]) -> _Known:
@@ -239,19 +287,18 @@ def _series_where(session: Session, *conditions: ColumnElement[bool]) -> _Known:
     }
 
 
-def _insert_series(
-    conn: psycopg.Connection[Any], suite: str, hardware_id: int, rows: list[_SeriesRow]
-) -> _Known:
+def _insert_series(conn: psycopg.Connection[Any], where: _Where, rows: list[_SeriesRow]) -> _Known:
     cursor = conn.execute(
-        "INSERT INTO series (fingerprint, suite, benchmark, params, language, implementation,"
-        " mode, variant, hardware_id, metric, unit, base_unit, direction)"
-        " SELECT f, %s, b, p, l, i, m, v, %s, me, u, bu, d FROM unnest("
+        "INSERT INTO series (fingerprint, suite, branch, benchmark, params, language,"
+        " implementation, mode, variant, hardware_id, metric, unit, base_unit, direction)"
+        " SELECT f, %s, %s, b, p, l, i, m, v, %s, me, u, bu, d FROM unnest("
         " %s::bytea[], %s::text[], %s::jsonb[], %s::text[], %s::text[], %s::text[], %s::text[],"
         " %s::text[], %s::text[], %s::text[], %s::text[]) AS t(f, b, p, l, i, m, v, me, u, bu, d)"
-        " ON CONFLICT (fingerprint) DO NOTHING RETURNING fingerprint, id, base_unit",
+        " ON CONFLICT (fingerprint, branch) DO NOTHING RETURNING fingerprint, id, base_unit",
         (
-            suite,
-            hardware_id,
+            where.suite,
+            where.branch,
+            where.hardware_id,
             [row.fingerprint for row in rows],
             [row.result.benchmark for row in rows],
             [Jsonb(canonical_params(row.result.params)) for row in rows],

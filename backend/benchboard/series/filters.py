@@ -8,6 +8,7 @@ from fastapi import Depends, Query
 from sqlalchemy import ColumnElement, Select, and_, exists, select
 
 from benchboard.models import Hardware, Result, Series
+from benchboard.suites.service import on_default_branch
 
 DIMENSIONS = (
     "suite",
@@ -23,7 +24,11 @@ DIMENSIONS = (
 
 @dataclass(frozen=True)
 class SeriesFilter:
-    """Values within a dimension are alternatives (OR); dimensions combine (AND)."""
+    """Values within a dimension are alternatives (OR); dimensions combine (AND).
+
+    `branch` names one branch; without it each series counts on its suite's default
+    branch (`every_branch` drops the condition: the branch facet counts all of them).
+    """
 
     suite: tuple[str, ...] = ()
     benchmark: tuple[str, ...] = ()
@@ -33,15 +38,23 @@ class SeriesFilter:
     variant: tuple[str, ...] = ()
     hardware: tuple[str, ...] = ()
     metric: tuple[str, ...] = ()
+    branch: str | None = None
+    every_branch: bool = False
     since: datetime | None = None
     until: datetime | None = None
 
     def without(self, dimension: str) -> "SeriesFilter":
+        if dimension == "branch":
+            return replace(self, branch=None, every_branch=True)
         cleared: dict[str, tuple[str, ...]] = {dimension: ()}
         return replace(self, **cleared)  # type: ignore[arg-type]
 
     def conditions(self) -> list[ColumnElement[bool]]:
         conditions: list[ColumnElement[bool]] = []
+        if self.branch is not None:
+            conditions.append(Series.branch == self.branch)
+        elif not self.every_branch:
+            conditions.append(on_default_branch(Series.suite, Series.branch))
         for field in fields(self):
             values = getattr(self, field.name)
             if field.name in DIMENSIONS and values:
@@ -79,6 +92,9 @@ def series_filter(
     variant: Values = None,
     hardware: Values = None,
     metric: Values = None,
+    branch: Annotated[
+        str | None, Query(description="one branch; default: each suite's default branch")
+    ] = None,
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> SeriesFilter:
@@ -94,6 +110,7 @@ def series_filter(
         variant=values(variant),
         hardware=values(hardware),
         metric=values(metric),
+        branch=branch,
         since=since,
         until=until,
     )

@@ -15,7 +15,8 @@ class FacetValue(BaseModel):
 
 
 class Facets(BaseModel):
-    """Per dimension, its values with the number of series under the other filters."""
+    """Per dimension, its values with the number of series under the other filters;
+    `branch` counts the series of every branch."""
 
     dimensions: dict[str, list[FacetValue]]
 
@@ -49,6 +50,7 @@ class ResultIdentity(BaseModel):
 class SeriesIdentity(ResultIdentity):
     id: int
     hardware: str
+    branch: str
     unit: str
 
 

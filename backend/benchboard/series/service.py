@@ -27,9 +27,13 @@ def series_with_hardware() -> Select[Any]:
     )
 
 
+# The branch facet lists every branch (its own filter is ignored, as for any dimension).
+FACET_DIMENSIONS = (*DIMENSIONS, "branch")
+
+
 def get_facets(session: Session, series_filter: SeriesFilter) -> Facets:
     dimensions: dict[str, list[FacetValue]] = {}
-    for dimension in DIMENSIONS:
+    for dimension in FACET_DIMENSIONS:
         column = dimension_column(dimension)
         query = (
             select(column.label("value"), func.count().label("count"))
@@ -90,6 +94,7 @@ def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:
         **ResultIdentity.model_validate(series).model_dump(),
         id=series.id,
         hardware=hardware_name,
+        branch=series.branch,
         unit=series.unit,
     )
 

@@ -39,7 +39,11 @@ def test_facets_count_under_the_other_filters(client: TestClient) -> None:
         "variant",
         "hardware",
         "metric",
+        "branch",
     }
+    assert facets["branch"] == [
+        {"value": "main", "count": sum(s["count"] for s in facets["suite"])}
+    ]
     # The language facet ignores the language filter, so other languages stay choosable.
     assert {v["value"] for v in facets["language"]} >= {"dart", "c", "csharp"}
     assert {v["value"] for v in facets["mode"]} == {"sync", "async"}
