@@ -17,3 +17,10 @@ TRIAGE_STATUSES: tuple[TriageStatus, ...] = get_args(TriageStatus)
 # What an API token may do (see tokens.service for the grants of each).
 TokenScope = Literal["upload", "maintain", "admin"]
 TOKEN_SCOPES: tuple[TokenScope, ...] = get_args(TokenScope)
+
+# What a baseline comparison says about one series: a change in a direction, or none.
+BaselineVerdict = Literal["regression", "improvement", "unchanged"]
+BASELINE_VERDICTS: tuple[BaselineVerdict, ...] = get_args(BaselineVerdict)
+
+# What a baseline verdict rests on (see compare.verdict).
+VerdictBasisMethod = Literal["replicates", "history", "none"]

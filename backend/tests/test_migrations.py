@@ -1,12 +1,18 @@
 """Alembic is the only source of the schema: the models and vocabularies must agree with it."""
 
 import re
+from collections.abc import Iterator
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Engine, text
 
+from benchboard.config import Settings
+from benchboard.database_server import recreate_database
+from benchboard.db import make_engine
+from benchboard.migrate import alembic_config
 from benchboard.models import Base
 from benchboard.vocabulary import CHANGE_DIRECTIONS, TOKEN_SCOPES, TRIAGE_STATUSES
 from benchboard_ingest.vocabulary import DIRECTIONS, MODES
@@ -46,3 +52,123 @@ def test_the_database_allows_exactly_the_vocabulary(
 ) -> None:
     """Migrations are frozen history, so their CHECK lists are copies: compare them."""
     assert _allowed_values(engine, table, constraint) == set(vocabulary)
+
+
+BEFORE_BRANCHES = "3c1d2e4f5a6b"
+
+
+@pytest.fixture
+def scratch_engine(settings: Settings) -> Iterator[Engine]:
+    """An empty database of its own, for migrating step by step."""
+    scratch = settings.model_copy(update={"database_name": "benchboard_migration_test"})
+    engine = make_engine(recreate_database(scratch))
+    yield engine
+    engine.dispose()
+
+
+def _migrate(settings: Settings, engine: Engine, verb: str, revision: str) -> None:
+    config = alembic_config(settings, engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        getattr(command, verb)(config, revision)
+
+
+def _insert_pre_branch_data(engine: Engine) -> dict[str, str]:
+    """A suite whose one series got results from main, branchless and feature runs, with a
+    regression and a note on the feature run; and a suite that only ever ran on `dev`."""
+    runs = {
+        "main": ("11111111-1111-4111-8111-111111111111", '{"branch": "main"}', "mixed"),
+        "none": ("22222222-2222-4222-8222-222222222222", None, "mixed"),
+        "feature": ("33333333-3333-4333-8333-333333333333", '{"branch": "feature"}', "mixed"),
+        "dev": ("44444444-4444-4444-8444-444444444444", '{"branch": "dev"}', "dev-only"),
+    }
+    with engine.begin() as db:
+        db.execute(text("INSERT INTO hardware (id, name) VALUES (1, 'm')"))
+        for series_id, suite in ((1, "mixed"), (2, "dev-only")):
+            db.execute(
+                text(
+                    "INSERT INTO series (id, fingerprint, suite, benchmark, params, language,"
+                    " hardware_id, metric, unit, base_unit, direction) VALUES (:id, :fp, :suite,"
+                    " 'b', '{}', 'go', 1, 'time', 'ms', 's', 'lower')"
+                ),
+                {"id": series_id, "fp": bytes([series_id]), "suite": suite},
+            )
+        db.execute(text("SELECT setval('series_id_seq', 2)"))
+        for day, (run_id, git, suite) in enumerate(runs.values(), start=1):
+            db.execute(
+                text(
+                    "INSERT INTO run (id, suite, started_at, git, hardware_id, result_count,"
+                    " upload_body, upload_sha256) VALUES (:id, :suite, :at, CAST(:git AS jsonb),"
+                    " 1, 1, '', '')"
+                ),
+                {"id": run_id, "suite": suite, "at": f"2025-01-0{day}T00:00:00Z", "git": git},
+            )
+            db.execute(
+                text(
+                    "INSERT INTO result (run_id, series_id, started_at, value, unit, value_base)"
+                    " VALUES (:run, :series, :at, :day, 'ms', :day / 1000.0)"
+                ),
+                {
+                    "run": run_id,
+                    "series": 2 if suite == "dev-only" else 1,
+                    "day": day,
+                    "at": f"2025-01-0{day}T00:00:00Z",
+                },
+            )
+        feature_run = runs["feature"][0]
+        db.execute(
+            text(
+                "INSERT INTO regression (series_id, run_id, started_at, direction,"
+                " relative_change, before_base, after_base, confidence)"
+                " VALUES (1, :run, '2025-01-03', 'regression', 0.5, 1, 1.5, 0.99)"
+            ),
+            {"run": feature_run},
+        )
+        for run_id, note in ((feature_run, "on the feature run"), (None, "on the series")):
+            db.execute(
+                text(
+                    "INSERT INTO annotation (text, series_id, run_id, at, created_by)"
+                    " VALUES (:note, 1, :run, '2025-01-03', 'test')"
+                ),
+                {"note": note, "run": run_id},
+            )
+    return {name: run_id for name, (run_id, _, _) in runs.items()}
+
+
+def test_upgrade_splits_series_by_branch_and_downgrade_merges_them(
+    settings: Settings, scratch_engine: Engine
+) -> None:
+    _migrate(settings, scratch_engine, "upgrade", BEFORE_BRANCHES)
+    runs = _insert_pre_branch_data(scratch_engine)
+    _migrate(settings, scratch_engine, "upgrade", "head")
+    with scratch_engine.connect() as db:
+        branch_of_run = dict(db.execute(text("SELECT id::text, branch FROM run")).tuples().all())
+        assert branch_of_run == {
+            runs["main"]: "main",
+            runs["none"]: "main",
+            runs["feature"]: "feature",
+            runs["dev"]: "dev",
+        }
+        series = db.execute(
+            text(
+                "SELECT s.id, s.suite, s.branch, array_agg(r.run_id::text ORDER BY r.started_at)"
+                " FROM series s JOIN result r ON r.series_id = s.id GROUP BY s.id ORDER BY s.id"
+            )
+        ).all()
+        (main_id, _, _, _), (dev_id, _, _, _), (feature_id, _, _, _) = series
+        assert [tuple(row[1:]) for row in series] == [
+            ("mixed", "main", [runs["main"], runs["none"]]),
+            ("dev-only", "dev", [runs["dev"]]),
+            ("mixed", "feature", [runs["feature"]]),
+        ]
+        assert (main_id, dev_id) == (1, 2)  # the default branch keeps the series id
+        assert db.scalar(text("SELECT series_id FROM regression")) == feature_id
+        notes = dict(db.execute(text("SELECT text, series_id FROM annotation")).tuples().all())
+        assert notes == {"on the feature run": feature_id, "on the series": main_id}
+        suites = db.execute(text("SELECT name, default_branch FROM suite ORDER BY name")).all()
+        assert [tuple(s) for s in suites] == [("dev-only", "main"), ("mixed", "main")]
+    _migrate(settings, scratch_engine, "downgrade", BEFORE_BRANCHES)
+    with scratch_engine.connect() as db:
+        assert db.scalar(text("SELECT count(*) FROM series")) == 2
+        assert db.scalar(text("SELECT count(DISTINCT series_id) FROM result")) == 2
+        assert db.scalar(text("SELECT series_id FROM regression")) == 1

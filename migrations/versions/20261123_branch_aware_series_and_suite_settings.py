@@ -51,11 +51,11 @@ def upgrade() -> None:
     _create_suite_table()
     _add_run_branch()
     op.add_column("series", sa.Column("branch", sa.Text(), nullable=True))
+    op.drop_constraint("uq_series_fingerprint", "series", type_="unique")
     _assign_single_branch_suites()
     _split_mixed_series()
     op.execute(_with_default("UPDATE series SET branch = :default WHERE branch IS NULL"))
     op.alter_column("series", "branch", nullable=False)
-    op.drop_constraint("uq_series_fingerprint", "series", type_="unique")
     op.create_unique_constraint("uq_series_fingerprint_branch", "series", ["fingerprint", "branch"])
 
 

@@ -1,25 +1,48 @@
 """HTTP for comparisons: sync against async, run against run."""
 
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
-from benchboard.compare import service
-from benchboard.compare.schemas import ModeComparison, RunComparison
+from benchboard.compare import baseline, service
+from benchboard.compare.schemas import BaselineComparison, ModeComparison, RunComparison
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.series.filters import SeriesFilterDep
 
-router = APIRouter(prefix="/api/v1/compare", tags=["compare"], dependencies=[ReadAccess])
+router = APIRouter(prefix="/api/v1", tags=["compare"], dependencies=[ReadAccess])
 
 
-@router.get("/modes")
+@router.get("/compare/modes")
 def compare_modes(session: SessionDep, series_filter: SeriesFilterDep) -> ModeComparison:
     """Every sync/async pair of series that differ only in mode (and variant unless filtered)."""
     return service.compare_modes(session, series_filter)
 
 
-@router.get("/runs", responses={404: {"model": ErrorOut}})
+@router.get("/compare/runs", responses={404: {"model": ErrorOut}})
 def compare_runs(baseline: uuid.UUID, contender: uuid.UUID, session: SessionDep) -> RunComparison:
     """Two runs side by side: shared results with change and verdict, and the rest apart."""
     return service.compare_runs(session, baseline, contender)
+
+
+@router.get(
+    "/runs/{run_id}/baseline-comparison",
+    responses={404: {"model": ErrorOut}, 422: {"model": ErrorOut}},
+)
+def get_baseline_comparison(
+    run_id: uuid.UUID,
+    session: SessionDep,
+    branch: Annotated[
+        str | None, Query(description="baseline branch; default: the suite's default branch")
+    ] = None,
+    baseline_run: Annotated[
+        uuid.UUID | None,
+        Query(alias="baseline", description="this run as the baseline, not the nearest earlier"),
+    ] = None,
+) -> BaselineComparison:
+    """The run against its baseline: per series both values, the change worded by
+    direction, and a verdict (regression, improvement, unchanged) with what it rests on."""
+    return baseline.get_baseline_comparison(
+        session, run_id, branch=branch, baseline_id=baseline_run
+    )

@@ -1,11 +1,13 @@
 """Read models of comparisons: sync against async, one run against another."""
 
+import uuid
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchboard.runs.schemas import RunSummary
 from benchboard.series.schemas import ResultIdentity, SeriesValue
+from benchboard.vocabulary import BaselineVerdict, VerdictBasisMethod
 from benchboard_ingest.vocabulary import Direction
 
 
@@ -71,3 +73,83 @@ class RunComparison(BaseModel):
     only_in_baseline: list[UnmatchedResult]
     only_in_contender: list[UnmatchedResult]
     noise_threshold: float
+
+
+class BaselineSide(BaseModel):
+    run_id: uuid.UUID
+    series_id: int
+    value: float
+    unit: str
+    value_base: float
+    sample_count: int
+
+
+class VerdictBasis(BaseModel):
+    """What a verdict rests on: replicates and the baseline branch's run-to-run noise,
+    the history's noise alone, or nothing (not judged)."""
+
+    method: VerdictBasisMethod
+    history_runs: int = Field(description="baseline-branch runs the noise estimate rests on")
+    baseline_samples: int
+    contender_samples: int
+    run_to_run_cv: float | None
+    p_value: float | None
+    text: str
+
+
+class BaselineItem(ResultIdentity):
+    """One series both runs measured, judged against the baseline."""
+
+    baseline: BaselineSide
+    contender: BaselineSide
+    relative_change: float | None
+    change: str = Field(description="the change worded by direction: '+25.0% slower'")
+    interval: tuple[float, float] | None = Field(
+        description="interval of the relative change at the verdict's confidence level"
+    )
+    verdict: BaselineVerdict
+    basis: VerdictBasis
+    history_path: str = Field(description="the dashboard's history of both series")
+
+
+class UnjudgedSeries(ResultIdentity):
+    """A series only one of the two runs measured."""
+
+    side: BaselineSide
+    history_path: str
+
+
+class VerdictCounts(BaseModel):
+    regression: int
+    improvement: int
+    unchanged: int
+    new: int
+    missing: int
+
+
+class BaselineRule(BaseModel):
+    """When a change is called a regression or an improvement."""
+
+    significance: float
+    min_relative_change: float
+    confidence: float = Field(description="level of each item's interval")
+
+
+BaselineChoice = Literal["nearest_earlier", "named", "none"]
+
+
+class BaselineComparison(BaseModel):
+    """A run against its baseline on a branch: regressions first, then improvements,
+    then unchanged (each by size); `new` series are not judged, `missing` are the
+    baseline's series this run lacks."""
+
+    contender: RunSummary
+    baseline: RunSummary | None
+    branch: str
+    baseline_choice: BaselineChoice
+    counts: VerdictCounts
+    items: list[BaselineItem]
+    new: list[UnjudgedSeries]
+    missing: list[UnjudgedSeries]
+    rule: BaselineRule
+    compare_path: str | None = Field(description="the dashboard's side-by-side view")

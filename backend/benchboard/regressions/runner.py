@@ -12,21 +12,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import BackgroundTasks, Request
-from sqlalchemy import literal_column, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard.config import Settings
-from benchboard.models import Regression, RegressionEvent, Result, Series
+from benchboard.models import Regression, RegressionEvent, Series
 from benchboard.regressions.detect import (
     DetectedChange,
-    Observation,
     StoredChange,
     detect_changes,
     reconcile_changes,
 )
-from benchboard.series.service import series_id_table
+from benchboard.series.recent import as_observation, recent_results
 from benchboard.suites.service import on_default_branch
-from benchboard_ingest.vocabulary import unit_info
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +49,7 @@ def detect_for_series(session: Session, series_ids: Sequence[int]) -> list[int]:
         )
         directions = {series_id: direction for series_id, direction in rows}
         chunk = list(directions)
-        histories = _histories(session, chunk)
+        histories = recent_results(session, chunk, window=HISTORY_WINDOW)
         stored = _stored(session, chunk)
         for series_id, history in histories.items():
             new_ids += _check_series(
@@ -65,38 +63,6 @@ def detect_for_series(session: Session, series_ids: Sequence[int]) -> list[int]:
     return new_ids
 
 
-def _histories(session: Session, series_ids: list[int]) -> dict[int, list[Any]]:
-    """The newest HISTORY_WINDOW results of each series, oldest first.
-
-    One LATERAL index scan per series (LIMIT on the series' own index), so the cost
-    follows the window, not the length of the whole history.
-    """
-    ids = series_id_table(series_ids)
-    recent = (
-        select(
-            Result.run_id,
-            Result.started_at,
-            Result.value_base,
-            Result.unit,
-            Result.samples,
-            Result.stats,
-        )
-        .where(Result.series_id == ids.c.id)
-        .order_by(Result.started_at.desc(), Result.id.desc())
-        .limit(HISTORY_WINDOW)
-        .lateral("recent")
-    )
-    rows = session.execute(
-        select(ids.c.id.label("series_id"), *recent.c).join(recent, literal_column("true"))
-    )
-    histories: dict[int, list[Any]] = defaultdict(list)
-    for row in rows:
-        histories[row.series_id].append(row)
-    for history in histories.values():
-        history.reverse()  # newest first from the index; detection wants oldest first
-    return histories
-
-
 def _stored(session: Session, series_ids: list[int]) -> dict[int, list[Regression]]:
     stored: dict[int, list[Regression]] = defaultdict(list)
     for regression in session.scalars(
@@ -104,13 +70,6 @@ def _stored(session: Session, series_ids: list[int]) -> dict[int, list[Regressio
     ):
         stored[regression.series_id].append(regression)
     return stored
-
-
-def _observation(row: Any) -> Observation:
-    factor = unit_info(row.unit).factor
-    stats = {k: v * factor if k != "n" else v for k, v in (row.stats or {}).items()}
-    samples = tuple(sample * factor for sample in row.samples or ())
-    return Observation(key=str(row.run_id), value=row.value_base, samples=samples, stats=stats)
 
 
 def _check_series(
@@ -129,7 +88,7 @@ def _check_series(
         if r.status == "expected" and str(r.run_id) in keys
     ]
     history = history[max(expected, default=0) :]
-    observations = [_observation(row) for row in history]
+    observations = [as_observation(row) for row in history]
     detected = detect_changes(observations, higher_is_better=higher_is_better)
     by_key = {str(r.run_id): r for r in stored}
     reconciliation = reconcile_changes(

@@ -12,15 +12,19 @@ def upload_history(
     auth: dict[str, str],
     values: list[float],
     first_day: int = 0,
+    branch: str | None = None,
     **result_fields: Any,
 ) -> list[str]:
-    """One run a day from 2025-01-01 + first_day, so later calls continue the history."""
+    """One run a day from 2025-01-01 + first_day, so later calls continue the history;
+    on `branch` (git.branch) when given."""
     run_ids = []
     for day, value in enumerate(values, start=first_day):
         body = run(
             started_at=f"2025-{1 + day // 28:02d}-{1 + day % 28:02d}T00:00:00Z",
             results=[result(value=value, **result_fields)],
         )
+        if branch is not None:
+            body["git"] = {"branch": branch, "commit": f"c{day:04d}"}
         response = client.post("/api/v1/runs", json=body, headers=auth)
         assert response.status_code == 201, response.text
         run_ids.append(body["id"])

@@ -1,0 +1,242 @@
+"""A run against its baseline: which run is the baseline, and a verdict per series.
+
+The baseline is the newest run of the baseline branch on the contender's machine that
+started before it (or a run the caller names). Results match by series fingerprint, the
+identity without the branch, so the same benchmark on two branches pairs up. Each pair
+is judged by compare.verdict against the baseline branch's recent history of the series.
+"""
+
+import uuid
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from benchboard.compare.schemas import (
+    BaselineChoice,
+    BaselineComparison,
+    BaselineItem,
+    BaselineRule,
+    BaselineSide,
+    UnjudgedSeries,
+    VerdictBasis,
+    VerdictCounts,
+)
+from benchboard.compare.verdict import (
+    MIN_RELATIVE_CHANGE,
+    SIGNIFICANCE,
+    Judgement,
+    judge_against_baseline,
+)
+from benchboard.errors import FieldError, NotFound, ValidationFailed
+from benchboard.models import Result, Run, Series
+from benchboard.regressions.detect import Observation
+from benchboard.runs.queries import get_run_summary
+from benchboard.series.recent import as_observation, recent_results
+from benchboard.series.schemas import ResultIdentity
+from benchboard.suites.service import default_branch
+from benchboard_ingest.vocabulary import unit_info
+
+# Baseline-branch runs the noise estimate looks back over.
+HISTORY_RUNS = 30
+# Dimensions where a worse value means slower; elsewhere changes read worse/better.
+_SPEED_DIMENSIONS = {"time", "bandwidth", "operation_rate", "request_rate"}
+
+
+@dataclass(frozen=True)
+class _Measured:
+    identity: ResultIdentity
+    side: BaselineSide
+    observation: Observation
+
+
+def get_baseline_comparison(
+    session: Session, run_id: uuid.UUID, *, branch: str | None, baseline_id: uuid.UUID | None
+) -> BaselineComparison:
+    contender = _run(session, run_id, what="run")
+    baseline: Run | None
+    choice: BaselineChoice
+    if baseline_id is not None:
+        baseline = _named_baseline(session, contender, baseline_id, branch=branch)
+        branch, choice = baseline.branch, "named"
+    else:
+        branch = branch or default_branch(session, contender.suite)
+        baseline = _nearest_earlier(session, contender, branch)
+        choice = "nearest_earlier" if baseline else "none"
+    contender_results = _results(session, contender.id)
+    baseline_results = _results(session, baseline.id) if baseline else {}
+    items = _judge(session, baseline, baseline_results, contender_results)
+    new = [contender_results[k] for k in contender_results if k not in baseline_results]
+    missing = [baseline_results[k] for k in baseline_results if k not in contender_results]
+    counts = {verdict: sum(item.verdict == verdict for item in items) for verdict in _ORDER}
+    return BaselineComparison(
+        contender=get_run_summary(session, contender.id),
+        baseline=get_run_summary(session, baseline.id) if baseline else None,
+        branch=branch,
+        baseline_choice=choice,
+        counts=VerdictCounts(**counts, new=len(new), missing=len(missing)),
+        items=items,
+        new=[_unjudged(m) for m in new],
+        missing=[_unjudged(m) for m in missing],
+        rule=BaselineRule(
+            significance=SIGNIFICANCE,
+            min_relative_change=MIN_RELATIVE_CHANGE,
+            confidence=1 - SIGNIFICANCE,
+        ),
+        compare_path=_compare_path(baseline.id, contender.id) if baseline else None,
+    )
+
+
+def _run(session: Session, run_id: uuid.UUID, *, what: str) -> Run:
+    run = session.get(Run, run_id)
+    if run is None:
+        raise NotFound(f"no {what} {run_id}")
+    return run
+
+
+def _named_baseline(
+    session: Session, contender: Run, baseline_id: uuid.UUID, *, branch: str | None
+) -> Run:
+    baseline = _run(session, baseline_id, what="baseline run")
+    problem = None
+    if baseline.id == contender.id:
+        problem = ("baseline", "a run is not its own baseline")
+    elif baseline.hardware_id != contender.hardware_id:
+        problem = (
+            "baseline",
+            "ran on another machine than the run; a baseline must share its machine "
+            "(/api/v1/compare/runs sets machines side by side)",
+        )
+    elif branch is not None and branch != baseline.branch:
+        problem = ("branch", f"the baseline run is on branch {baseline.branch!r}, not {branch!r}")
+    if problem:
+        path, message = problem
+        raise ValidationFailed("no baseline comparison", [FieldError(path=path, message=message)])
+    return baseline
+
+
+def _nearest_earlier(session: Session, contender: Run, branch: str) -> Run | None:
+    """The branch's newest run on the contender's machine that started before it."""
+    return session.scalar(
+        select(Run)
+        .where(
+            Run.suite == contender.suite,
+            Run.branch == branch,
+            Run.hardware_id == contender.hardware_id,
+            Run.started_at <= contender.started_at,
+            Run.id != contender.id,
+        )
+        .order_by(Run.started_at.desc(), Run.created_at.desc())
+        .limit(1)
+    )
+
+
+def _results(session: Session, run_id: uuid.UUID) -> dict[bytes, _Measured]:
+    rows = session.execute(
+        select(Result, Series)
+        .join(Series, Series.id == Result.series_id)
+        .where(Result.run_id == run_id)
+        .order_by(Result.id)
+    ).all()
+    return {
+        bytes(series.fingerprint): _Measured(
+            identity=ResultIdentity.model_validate(series),
+            side=BaselineSide(
+                run_id=run_id,
+                series_id=series.id,
+                value=result.value,
+                unit=result.unit,
+                value_base=result.value_base,
+                sample_count=len(result.samples or ()),
+            ),
+            observation=as_observation(result),
+        )
+        for result, series in rows
+    }
+
+
+_ORDER = ("regression", "improvement", "unchanged")
+
+
+def _judge(
+    session: Session,
+    baseline: Run | None,
+    baseline_results: dict[bytes, _Measured],
+    contender_results: dict[bytes, _Measured],
+) -> list[BaselineItem]:
+    if baseline is None:
+        return []
+    shared = [key for key in contender_results if key in baseline_results]
+    series_ids = [baseline_results[key].side.series_id for key in shared]
+    histories = recent_results(session, series_ids, window=HISTORY_RUNS, until=baseline.started_at)
+    items = []
+    for key in shared:
+        before, after = baseline_results[key], contender_results[key]
+        earlier = [
+            as_observation(row)
+            for row in histories.get(before.side.series_id, [])
+            if row.run_id != baseline.id
+        ]
+        judgement = judge_against_baseline(
+            [*earlier[-(HISTORY_RUNS - 1) :], before.observation],
+            after.observation,
+            higher_is_better=before.identity.direction == "higher",
+        )
+        items.append(_item(before, after, judgement))
+    return sorted(items, key=lambda i: (_ORDER.index(i.verdict), -abs(i.relative_change or 0.0)))
+
+
+def _item(before: _Measured, after: _Measured, judgement: Judgement) -> BaselineItem:
+    basis = judgement.basis
+    return BaselineItem(
+        **before.identity.model_dump(),
+        baseline=before.side,
+        contender=after.side,
+        relative_change=judgement.relative_change,
+        change=word_change(judgement, base_unit=before.identity.base_unit),
+        interval=judgement.interval,
+        verdict=judgement.verdict,
+        basis=VerdictBasis(
+            method=basis.method,
+            history_runs=basis.history_runs,
+            baseline_samples=basis.baseline_samples,
+            contender_samples=basis.contender_samples,
+            run_to_run_cv=basis.run_to_run_cv,
+            p_value=basis.p_value,
+            text=basis.text,
+        ),
+        history_path=_history_path(before.side.series_id, after.side.series_id),
+    )
+
+
+def word_change(judgement: Judgement, *, base_unit: str) -> str:
+    """ "+25.0% slower", "−8.0% slower" (a rate fell), "+3.1% worse", "+0.4% (unchanged)"."""
+    if judgement.relative_change is None:
+        return "n/a"
+    percent = judgement.relative_change * 100
+    sign = "+" if percent > 0 else "−" if percent < 0 else ""
+    size = f"{sign}{abs(percent):.{0 if abs(percent) >= 100 else 1}f}%"
+    if judgement.verdict == "unchanged":
+        return f"{size} (unchanged)"
+    worse = judgement.verdict == "regression"
+    if unit_info(base_unit).dimension in _SPEED_DIMENSIONS:
+        return f"{size} {'slower' if worse else 'faster'}"
+    return f"{size} {'worse' if worse else 'better'}"
+
+
+def _unjudged(measured: _Measured) -> UnjudgedSeries:
+    return UnjudgedSeries(
+        **measured.identity.model_dump(),
+        side=measured.side,
+        history_path=_history_path(measured.side.series_id),
+    )
+
+
+def _history_path(*series_ids: int) -> str:
+    unique = list(dict.fromkeys(series_ids))
+    return "/history?" + urlencode([("series", series_id) for series_id in unique])
+
+
+def _compare_path(baseline_id: uuid.UUID, contender_id: uuid.UUID) -> str:
+    return "/compare?" + urlencode({"baseline": baseline_id, "contender": contender_id})

@@ -1,0 +1,54 @@
+"""The recent results of series, as change detection and baseline verdicts read them."""
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import literal_column, select
+from sqlalchemy.orm import Session
+
+from benchboard.models import Result
+from benchboard.regressions.detect import Observation
+from benchboard.series.service import series_id_table
+from benchboard_ingest.vocabulary import unit_info
+
+
+def recent_results(
+    session: Session, series_ids: list[int], *, window: int, until: datetime | None = None
+) -> dict[int, list[Any]]:
+    """The newest `window` results of each series (up to `until`), oldest first.
+
+    One LATERAL index scan per series (LIMIT on the series' own index), so the cost
+    follows the window, not the length of the whole history.
+    """
+    ids = series_id_table(series_ids)
+    recent = select(
+        Result.run_id,
+        Result.started_at,
+        Result.value_base,
+        Result.unit,
+        Result.samples,
+        Result.stats,
+    ).where(Result.series_id == ids.c.id)
+    if until is not None:
+        recent = recent.where(Result.started_at <= until)
+    lateral = (
+        recent.order_by(Result.started_at.desc(), Result.id.desc()).limit(window).lateral("recent")
+    )
+    rows = session.execute(
+        select(ids.c.id.label("series_id"), *lateral.c).join(lateral, literal_column("true"))
+    )
+    histories: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        histories[row.series_id].append(row)
+    for history in histories.values():
+        history.reverse()  # newest first from the index; readers want oldest first
+    return histories
+
+
+def as_observation(row: Any) -> Observation:
+    """A result row in base units (value, samples and stats alike)."""
+    factor = unit_info(row.unit).factor
+    stats = {k: v * factor if k != "n" else v for k, v in (row.stats or {}).items()}
+    samples = tuple(sample * factor for sample in row.samples or ())
+    return Observation(key=str(row.run_id), value=row.value_base, samples=samples, stats=stats)
