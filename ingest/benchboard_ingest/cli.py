@@ -1,8 +1,9 @@
-"""`benchboard-ingest parse|upload|import`: parse tool outputs, send them as one run, or
-send a whole history from another tracker.
+"""`benchboard-ingest parse|upload|import|suite`: parse tool outputs, send them as one run
+(and gate a CI job on the comparison with its baseline), send a whole history from another
+tracker, or read and set a suite's settings.
 
 Exit codes: 0 ok, 2 usage error, 3 parse error, 4 rejected by the server (4xx),
-5 server or network unavailable after retries.
+5 server or network unavailable after retries, 6 regressions found (`upload --fail-on`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ import argparse
 import json
 import os
 import sys
+import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from . import FORMATS, MissingOption, ParseContext, ParseError, apply_overrides, parse_file
-from .client import ServiceUnavailable, UploadRejected, upload_run
-from .gitinfo import capture_git
+from .client import RequestRejected, Service, ServiceUnavailable, request_json, upload_run
+from .gate import FailOn, SummaryContext, one_line, render_summary
+from .gitinfo import capture_git, ci_git
 from .hardware import capture_hardware
 from .imports.command import add_import_parser, run_import
 from .imports.runs import ImportUsageError
@@ -25,6 +29,7 @@ from .run import SUITE_SLUG, RunOptions, build_run
 from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
+EXIT_REGRESSION = 6
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 
@@ -39,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
             return _parse_command(args)
         if args.command == "import":
             return run_import(args, params=_pairs(args.param, "--param", typed=True))
+        if args.command == "suite":
+            return _suite_command(args)
         return _upload_command(args)
     except (UsageError, ImportUsageError, SourceNotFound, MissingOption) as error:
         print(f"benchboard-ingest: error: {error}", file=sys.stderr)
@@ -46,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     except ParseError as error:
         print(f"benchboard-ingest: parse error: {error}", file=sys.stderr)
         return EXIT_PARSE
-    except UploadRejected as error:
+    except RequestRejected as error:
         print(f"benchboard-ingest: {error}", file=sys.stderr)
         return EXIT_REJECTED
     except ServiceUnavailable as error:
@@ -84,7 +91,17 @@ def build_parser() -> argparse.ArgumentParser:
         commands.add_parser("upload", parents=[common], help="send all files as one run")
     )
     add_import_parser(commands, default_url=DEFAULT_URL)
+    suite = commands.add_parser("suite", help="show a suite's settings, or change them")
+    suite.add_argument("suite", metavar="SUITE")
+    suite.add_argument("--default-branch", help="set it (needs a token with the maintain scope)")
+    _add_service_arguments(suite)
     return parser
+
+
+def _add_service_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", DEFAULT_URL))
+    parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
+    parser.add_argument("--retries", type=int, default=4)
 
 
 def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
@@ -108,13 +125,38 @@ def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
     upload.add_argument("--storage")
     upload.add_argument("--os")
     upload.add_argument("--git-repo")
-    upload.add_argument("--git-commit")
-    upload.add_argument("--git-branch")
-    upload.add_argument("--no-git", action="store_true", help="do not read git of the cwd")
-    upload.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", DEFAULT_URL))
-    upload.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
-    upload.add_argument("--retries", type=int, default=4)
+    upload.add_argument(
+        "--commit", "--git-commit", dest="git_commit", help="default: git, else CI variables"
+    )
+    upload.add_argument(
+        "--branch", "--git-branch", dest="git_branch", help="default: git, else CI variables"
+    )
+    upload.add_argument(
+        "--no-git", action="store_true", help="read neither git of the cwd nor CI variables"
+    )
+    _add_service_arguments(upload)
     upload.add_argument("--dry-run", action="store_true", help="print the run, send nothing")
+    gate = upload.add_argument_group("baseline comparison and CI gate")
+    gate.add_argument(
+        "--baseline-branch", help="compare with this branch (default: the suite's default)"
+    )
+    gate.add_argument(
+        "--fail-on",
+        metavar="RULE",
+        help="'regression' or 'regression>5%%': exit 6 when the comparison finds one",
+    )
+    gate.add_argument(
+        "--summary-file",
+        metavar="OUT.md",
+        help="write the Markdown summary here (default in GitHub Actions: $GITHUB_STEP_SUMMARY)",
+    )
+    gate.add_argument(
+        "--wait-seconds",
+        type=float,
+        default=60.0,
+        help="how long to wait for the comparison (default 60)",
+    )
+    gate.add_argument("--dashboard-url", help="links in the summary (default: --url)")
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -124,9 +166,39 @@ def _parse_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _service(args: argparse.Namespace, *, deadline: float | None = None) -> Service:
+    try:
+        return Service(
+            args.url,
+            token=args.token,
+            retries=args.retries,
+            deadline=deadline,
+            on_retry=lambda n, why: _progress(args, f"retry {n}: {why}"),
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _check_suite(suite: str) -> None:
+    if not SUITE_SLUG.match(suite):
+        raise UsageError(f"the suite must be a slug like 'sync-vs-async-io': {suite!r}")
+
+
+def _suite_command(args: argparse.Namespace) -> int:
+    _check_suite(args.suite)
+    path = f"/api/v1/suites/{args.suite}"
+    if args.default_branch is None:
+        response = request_json(_service(args), "GET", path)
+    else:
+        body = {"default_branch": args.default_branch}
+        response = request_json(_service(args), "PUT", path, body=body)
+    print(json.dumps(response.body, indent=2))
+    return EXIT_OK
+
+
 def _upload_command(args: argparse.Namespace) -> int:
-    if not SUITE_SLUG.match(args.suite):
-        raise UsageError(f"--suite must be a slug like 'sync-vs-async-io': {args.suite!r}")
+    _check_suite(args.suite)
+    fail_on = _fail_on(args)
     results = _parse_files(args)
     unknown = sorted({r["benchmark"] for r in results if r["language"] == UNKNOWN_LANGUAGE})
     if unknown:
@@ -140,14 +212,40 @@ def _upload_command(args: argparse.Namespace) -> int:
         json.dump(run, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return EXIT_OK
-    response = upload_run(
-        run,
-        url=args.url,
-        token=args.token,
-        retries=args.retries,
-        on_retry=lambda n, why: _progress(args, f"retry {n}: {why}"),
-    )
+    response = upload_run(run, _service(args))
     print(json.dumps({"status": response.status, "id": run["id"], **response.body}))
+    summary_file = args.summary_file or os.environ.get("GITHUB_STEP_SUMMARY")
+    if not (fail_on or summary_file or args.baseline_branch):
+        return EXIT_OK
+    return _gate(args, run["id"], fail_on=fail_on, summary_file=summary_file)
+
+
+def _fail_on(args: argparse.Namespace) -> FailOn | None:
+    if args.fail_on is None:
+        return None
+    try:
+        return FailOn.parse(args.fail_on)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _gate(
+    args: argparse.Namespace, run_id: str, *, fail_on: FailOn | None, summary_file: str | None
+) -> int:
+    """Fetch the baseline comparison (retrying for up to --wait-seconds), write the summary,
+    and say whether the build fails."""
+    service = _service(args, deadline=time.monotonic() + args.wait_seconds)
+    query = {"branch": args.baseline_branch} if args.baseline_branch else None
+    path = f"/api/v1/runs/{run_id}/baseline-comparison"
+    comparison = request_json(replace(service, retries=1_000), "GET", path, query=query).body
+    if summary_file:
+        context = SummaryContext(args.dashboard_url or args.url, fail_on)
+        # Appended: GitHub's step summary collects every step's, and reruns add, not erase.
+        with open(summary_file, "a", encoding="utf-8") as handle:
+            handle.write(render_summary(comparison, context))
+    print(f"benchboard-ingest: {one_line(comparison, fail_on)}", file=sys.stderr)
+    if fail_on is not None and fail_on.failing(comparison):
+        return EXIT_REGRESSION
     return EXIT_OK
 
 
@@ -274,7 +372,8 @@ def _hardware(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _git(args: argparse.Namespace) -> dict[str, str]:
-    git = {} if args.no_git else capture_git()
+    """Flags, else what git says in the working directory, else the CI's variables."""
+    git = {} if args.no_git else {**ci_git(os.environ), **capture_git()}
     flags = {"repo": args.git_repo, "commit": args.git_commit, "branch": args.git_branch}
     git.update({key: value for key, value in flags.items() if value})
     return git

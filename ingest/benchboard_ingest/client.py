@@ -1,5 +1,5 @@
-"""Sending runs to Benchboard (`POST /api/v1/runs`, `POST /api/v1/runs/batch`) with
-retries that never duplicate.
+"""Talking to Benchboard: runs sent (`POST /api/v1/runs`, `POST /api/v1/runs/batch`) with
+retries that never duplicate, and the reads and settings the gate and `suite` use.
 
 Every run carries its `id`; every retry sends the same body under the same ids, so the
 service stores each run once (an identical repeat is "existing", a clash is 409).
@@ -10,116 +10,136 @@ from __future__ import annotations
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 RUNS_PATH = "/api/v1/runs"
 BATCH_PATH = "/api/v1/runs/batch"
+# A batch of thousands of runs is one transaction on the service: give it time.
+BATCH_TIMEOUT_S = 300.0
 
 
-class UploadError(Exception):
-    """Base of upload failures."""
+class ServiceError(Exception):
+    """Base of failures to get an answer from the service."""
 
 
-class UploadRejected(UploadError):
-    """The service refused the run (4xx): retrying the same body cannot help."""
+class RequestRejected(ServiceError):
+    """The service refused the request (4xx): retrying the same request cannot help."""
 
     def __init__(self, status: int, body: str) -> None:
         self.status = status
         self.body = body
-        super().__init__(f"server rejected the upload: HTTP {status}: {body}")
+        super().__init__(f"server rejected the request: HTTP {status}: {body}")
 
 
-class ServiceUnavailable(UploadError):
+class ServiceUnavailable(ServiceError):
     """Connection errors or 5xx answers, still failing after every retry."""
 
 
 @dataclass(frozen=True)
-class UploadResponse:
+class Response:
     status: int
     body: dict[str, Any]
 
 
-def upload_run(
-    run: dict[str, Any],
-    *,
-    url: str,
-    token: str | None,
-    retries: int = 4,
-    backoff_s: float = 0.5,
-    timeout_s: float = 30.0,
-    sleep: Callable[[float], None] = time.sleep,
-    on_retry: Callable[[int, str], None] | None = None,
-) -> UploadResponse:
+@dataclass(frozen=True)
+class Service:
+    """Where the service is, and how hard to try: `retries` retries, waiting `backoff_s`
+    and then twice as long each time, never past `deadline` (time.monotonic) if given."""
+
+    url: str
+    token: str | None = None
+    retries: int = 4
+    backoff_s: float = 0.5
+    timeout_s: float = 30.0
+    deadline: float | None = None
+    sleep: Callable[[float], None] | None = None  # default time.sleep
+    on_retry: Callable[[int, str], None] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"URL must start with http:// or https://: {self.url!r}")
+
+
+def upload_run(run: dict[str, Any], service: Service) -> Response:
     """POST `run` to `{url}/api/v1/runs`; retry connection errors and 5xx.
 
-    Waits `backoff_s`, then twice as long each time, for up to `retries` retries.
-    Raises UploadRejected on 4xx and ServiceUnavailable when retries run out.
+    Raises RequestRejected on 4xx and ServiceUnavailable when retries run out.
     """
-    retry = _Retry(retries, backoff_s, timeout_s, sleep, on_retry)
-    return _post(json.dumps(run).encode("utf-8"), RUNS_PATH, url=url, token=token, retry=retry)
+    return request_json(service, "POST", RUNS_PATH, body=run)
 
 
-def upload_batch(
-    body: bytes,
-    *,
-    url: str,
-    token: str | None,
-    retries: int = 4,
-    backoff_s: float = 0.5,
-    timeout_s: float = 300.0,
-    sleep: Callable[[float], None] = time.sleep,
-    on_retry: Callable[[int, str], None] | None = None,
-) -> UploadResponse:
+def upload_batch(body: bytes, service: Service) -> Response:
     """POST a batch body (`{"runs": [...]}`, already serialized) to
     `{url}/api/v1/runs/batch`, retried as `upload_run` retries a run."""
-    retry = _Retry(retries, backoff_s, timeout_s, sleep, on_retry)
-    return _post(body, BATCH_PATH, url=url, token=token, retry=retry)
+    patient = replace(service, timeout_s=max(service.timeout_s, BATCH_TIMEOUT_S))
+    return request_json(patient, "POST", BATCH_PATH, raw=body)
 
 
-@dataclass(frozen=True)
-class _Retry:
-    retries: int
-    backoff_s: float
-    timeout_s: float
-    sleep: Callable[[float], None]
-    on_retry: Callable[[int, str], None] | None
-
-
-def _post(body: bytes, path: str, *, url: str, token: str | None, retry: _Retry) -> UploadResponse:
-    request = _request(body, path, url=url, token=token)
-    problem = ""
-    for attempt in range(retry.retries + 1):
+def request_json(
+    service: Service,
+    method: str,
+    path: str,
+    *,
+    body: Mapping[str, Any] | None = None,
+    raw: bytes | None = None,
+    query: Mapping[str, str] | None = None,
+) -> Response:
+    """One JSON request (`body`, or `raw` JSON bytes), retried on connection errors and
+    5xx with the same body each time."""
+    data = raw if raw is not None else json.dumps(body).encode() if body is not None else None
+    request = _request(service, method, path, data=data, query=query)
+    problem, attempts = "", 0
+    for attempt in range(service.retries + 1):
         if attempt:
-            if retry.on_retry:
-                retry.on_retry(attempt, problem)
-            retry.sleep(retry.backoff_s * 2 ** (attempt - 1))
+            pause = service.backoff_s * 2 ** (attempt - 1)
+            if service.deadline is not None and time.monotonic() + pause > service.deadline:
+                break
+            if service.on_retry:
+                service.on_retry(attempt, problem)
+            (service.sleep or time.sleep)(pause)
+        attempts += 1
         try:
-            with urllib.request.urlopen(request, timeout=retry.timeout_s) as answer:  # noqa: S310 (http(s) checked)
-                return UploadResponse(answer.status, _json_body(answer.read()))
+            timeout = _timeout(service)
+            with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 (http(s) checked)
+                return Response(answer.status, _json_body(answer.read()))
         except urllib.error.HTTPError as error:
-            answer_body = error.read().decode("utf-8", errors="replace")
+            text = error.read().decode("utf-8", errors="replace")
             if error.code < 500:
-                raise UploadRejected(error.code, answer_body) from None
+                raise RequestRejected(error.code, text) from None
             problem = f"HTTP {error.code}"
         except (urllib.error.URLError, OSError) as error:
             problem = str(getattr(error, "reason", error))
-    raise ServiceUnavailable(
-        f"{url}{path} unavailable after {retry.retries + 1} attempts: {problem}"
-    )
+    raise ServiceUnavailable(f"{request.full_url} unavailable after {attempts} attempts: {problem}")
 
 
-def _request(body: bytes, path: str, *, url: str, token: str | None) -> urllib.request.Request:
-    if not url.startswith(("http://", "https://")):
-        raise ValueError(f"URL must start with http:// or https://: {url!r}")
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    endpoint = url.rstrip("/") + path  # scheme checked above: http(s) only
-    return urllib.request.Request(  # noqa: S310
-        endpoint, data=body, headers=headers, method="POST"
+def _timeout(service: Service) -> float:
+    if service.deadline is None:
+        return service.timeout_s
+    return max(1.0, min(service.timeout_s, service.deadline - time.monotonic()))
+
+
+def _request(
+    service: Service,
+    method: str,
+    path: str,
+    *,
+    data: bytes | None,
+    query: Mapping[str, str] | None,
+) -> urllib.request.Request:
+    headers = {"Accept": "application/json"}
+    if data is not None:
+        headers["Content-Type"] = "application/json"
+    if service.token:
+        headers["Authorization"] = f"Bearer {service.token}"
+    endpoint = service.url.rstrip("/") + path
+    if query:
+        endpoint += "?" + urllib.parse.urlencode(query)
+    return urllib.request.Request(  # noqa: S310 (scheme checked in Service)
+        endpoint, data=data, headers=headers, method=method
     )
 
 

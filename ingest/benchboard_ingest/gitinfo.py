@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 
 
 def _git(*args: str, cwd: str | None) -> str | None:
@@ -24,3 +25,27 @@ def capture_git(cwd: str | None = None) -> dict[str, str]:
         "branch": _git("rev-parse", "--abbrev-ref", "HEAD", cwd=cwd),
     }
     return {key: value for key, value in found.items() if value and value != "HEAD"}
+
+
+def ci_git(environ: Mapping[str, str]) -> dict[str, str]:
+    """What the CI says it builds: GitHub Actions and GitLab CI variables.
+
+    A pull request's branch is GITHUB_HEAD_REF (GITHUB_REF_NAME is then `42/merge`);
+    on a push it is GITHUB_REF_NAME. GitLab names the branch in CI_COMMIT_REF_NAME.
+    """
+    github_branch = environ.get("GITHUB_HEAD_REF") or (
+        environ.get("GITHUB_REF_NAME")
+        if environ.get("GITHUB_REF_TYPE", "branch") == "branch"
+        else None
+    )
+    github_repo = (
+        f"{environ['GITHUB_SERVER_URL']}/{environ['GITHUB_REPOSITORY']}"
+        if environ.get("GITHUB_SERVER_URL") and environ.get("GITHUB_REPOSITORY")
+        else None
+    )
+    found = {
+        "repo": github_repo or environ.get("CI_PROJECT_URL"),
+        "commit": environ.get("GITHUB_SHA") or environ.get("CI_COMMIT_SHA"),
+        "branch": github_branch or environ.get("CI_COMMIT_REF_NAME"),
+    }
+    return {key: value for key, value in found.items() if value}

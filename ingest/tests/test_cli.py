@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import uuid
 from pathlib import Path
 
@@ -157,3 +158,31 @@ def test_exit_codes_for_server_answers(
             capsys, "upload", FIO, "--suite", "s", "--url", server.url, "--no-git", "--retries", "4"
         )
     assert code == expected
+
+
+def test_branch_and_commit_precedence_flags_then_git_then_ci(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # not a git repository
+    monkeypatch.setenv("CI_COMMIT_REF_NAME", "from-ci")
+    monkeypatch.setenv("CI_COMMIT_SHA", "c1c1")
+    dry = ["upload", FIO, "--suite", "s", "--dry-run"]
+    _, out, _ = run_cli(capsys, *dry)
+    assert json.loads(out)["git"] == {"branch": "from-ci", "commit": "c1c1"}
+    _, out, _ = run_cli(capsys, *dry, "--branch", "mine", "--commit", "f00d")
+    assert json.loads(out)["git"] == {"branch": "mine", "commit": "f00d"}
+    _, out, _ = run_cli(capsys, *dry, "--no-git")
+    assert "git" not in json.loads(out)
+    # Inside a repository on a branch, git wins over the CI's variables.
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for command in (["init", "-q", "-b", "trunk"], ["commit", "-q", "--allow-empty", "-m", "x"]):
+        subprocess.run(["git", *identity, *command], cwd=tmp_path, check=True)
+    _, out, _ = run_cli(capsys, *dry)
+    assert json.loads(out)["git"]["branch"] == "trunk"
+    assert json.loads(out)["git"]["commit"] != "c1c1"
+
+
+def test_bad_fail_on_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "upload", FIO, "--suite", "s", "--fail-on", "slower")
+    assert code == 2
+    assert "--fail-on" in err

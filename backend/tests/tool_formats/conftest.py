@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.main import create_app
-from benchboard.models import ApiToken, Hardware, Run, Series
+from benchboard.models import ApiToken, Hardware, Run, Series, Suite
 from benchboard.tokens.service import create_token
 
 
@@ -24,7 +24,8 @@ class LiveService:
     these requests commit to the test database, outside any test transaction)."""
 
     url: str
-    token: str
+    token: str  # upload scope
+    maintain_token: str
     suites: set[str] = field(default_factory=set)
     machines: set[str] = field(default_factory=set)
 
@@ -40,6 +41,7 @@ def _free_port() -> int:
 def live_service(settings: Settings, engine: Engine) -> Iterator[LiveService]:
     with Session(engine) as session, session.begin():
         token = create_token(session, name=f"cli-{uuid.uuid4()}", scope="upload")
+        maintain = create_token(session, name=f"cli-{uuid.uuid4()}", scope="maintain")
     app = create_app(settings, database_url=engine.url.render_as_string(hide_password=False))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -47,13 +49,14 @@ def live_service(settings: Settings, engine: Engine) -> Iterator[LiveService]:
     thread.start()
     while not server.started:
         time.sleep(0.05)
-    live = LiveService(f"http://127.0.0.1:{port}", token)
+    live = LiveService(f"http://127.0.0.1:{port}", token, maintain)
     yield live
     server.should_exit = True
     thread.join()
     with Session(engine) as session, session.begin():
         session.execute(delete(Run).where(Run.suite.in_(live.suites)))
         session.execute(delete(Series).where(Series.suite.in_(live.suites)))
+        session.execute(delete(Suite).where(Suite.name.in_(live.suites)))
         session.execute(delete(Hardware).where(Hardware.name.in_(live.machines)))
         session.execute(delete(ApiToken).where(ApiToken.name.like("cli-%")))
     app.state.engine.dispose()

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..client import upload_batch
+from ..client import Service, upload_batch
 from ..model import ParseContext, Skipped
 from .batches import (
     DEFAULT_BATCH_BYTES,
@@ -143,13 +143,13 @@ def _batches(args: argparse.Namespace, prepared: ContractRuns) -> Iterator[Batch
 
 
 def _upload(args: argparse.Namespace, batch: Batch, progress: ImportProgress) -> dict[str, Any]:
-    response = upload_batch(
-        batch.body,
-        url=args.url,
+    service = Service(
+        args.url,
         token=args.token,
         retries=args.retries,
         on_retry=lambda n, why: progress.note(f"retry {n}: {why}"),
     )
+    response = upload_batch(batch.body, service)
     return response.body
 
 
