@@ -218,7 +218,8 @@ export interface paths {
         };
         /**
          * List Runs
-         * @description Runs, newest first, filtered by suite, hardware, time and tags (`tag=k=v`).
+         * @description Runs of every branch, newest first, filtered by suite, branch, hardware, time and
+         *     tags (`tag=k=v`).
          */
         get: operations["list_runs_api_v1_runs_get"];
         put?: never;
@@ -267,6 +268,27 @@ export interface paths {
          * @description One run with its metadata and every result.
          */
         get: operations["get_run_api_v1_runs__run_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/baseline-comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Baseline Comparison
+         * @description The run against its baseline: per series both values, the change worded by
+         *     direction, and a verdict (regression, improvement, unchanged) with what it rests on.
+         */
+        get: operations["get_baseline_comparison_api_v1_runs__run_id__baseline_comparison_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -375,6 +397,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/suites/{suite}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Suite
+         * @description The suite's settings (its default branch) and the branches its runs came from.
+         */
+        get: operations["get_suite_api_v1_suites__suite__get"];
+        /**
+         * Update Suite
+         * @description Change the settings sent (partial update); needs a `maintain` token.
+         */
+        put: operations["update_suite_api_v1_suites__suite__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -441,6 +487,140 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * BaselineComparison
+         * @description A run against its baseline on a branch: regressions first, then improvements,
+         *     then unchanged (each by size); `new` series are not judged, `missing` are the
+         *     baseline's series this run lacks.
+         */
+        BaselineComparison: {
+            baseline: components["schemas"]["RunSummary"] | null;
+            /**
+             * Baseline Choice
+             * @enum {string}
+             */
+            baseline_choice: "nearest_earlier" | "named" | "none";
+            /** Branch */
+            branch: string;
+            /**
+             * Compare Path
+             * @description the dashboard's side-by-side view
+             */
+            compare_path: string | null;
+            contender: components["schemas"]["RunSummary"];
+            counts: components["schemas"]["VerdictCounts"];
+            /** Items */
+            items: components["schemas"]["BaselineItem"][];
+            /** Missing */
+            missing: components["schemas"]["UnjudgedSeries"][];
+            /** New */
+            new: components["schemas"]["UnjudgedSeries"][];
+            rule: components["schemas"]["BaselineRule"];
+        };
+        /**
+         * BaselineItem
+         * @description One series both runs measured, judged against the baseline.
+         */
+        BaselineItem: {
+            /** Base Unit */
+            base_unit: string;
+            baseline: components["schemas"]["BaselineSide"];
+            basis: components["schemas"]["VerdictBasis"];
+            /** Benchmark */
+            benchmark: string;
+            /**
+             * Change
+             * @description the change worded by direction: '+25.0% slower'
+             */
+            change: string;
+            contender: components["schemas"]["BaselineSide"];
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "lower" | "higher";
+            /**
+             * History Path
+             * @description the dashboard's history of both series
+             */
+            history_path: string;
+            /** Implementation */
+            implementation: string | null;
+            /**
+             * Interval
+             * @description interval of the relative change at the verdict's confidence level
+             */
+            interval: [
+                number,
+                number
+            ] | null;
+            /** Language */
+            language: string;
+            /** Metric */
+            metric: string;
+            /** Mode */
+            mode: string | null;
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Relative Change */
+            relative_change: number | null;
+            /** Suite */
+            suite: string;
+            /** Variant */
+            variant: string | null;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "regression" | "improvement" | "unchanged";
+        };
+        /**
+         * BaselineRule
+         * @description When a change is called a regression or an improvement.
+         */
+        BaselineRule: {
+            /**
+             * Confidence
+             * @description level of each item's interval
+             */
+            confidence: number;
+            /** Min Relative Change */
+            min_relative_change: number;
+            /** Significance */
+            significance: number;
+        };
+        /** BaselineSide */
+        BaselineSide: {
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+            /** Sample Count */
+            sample_count: number;
+            /** Series Id */
+            series_id: number;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number;
+            /** Value Base */
+            value_base: number;
+        };
+        /** BranchOut */
+        BranchOut: {
+            /**
+             * Last Started At
+             * Format: date-time
+             */
+            last_started_at: string;
+            /** Name */
+            name: string;
+            /** Run Count */
+            run_count: number;
+        };
         /** ErrorOut */
         ErrorOut: {
             /** Error */
@@ -462,7 +642,8 @@ export interface components {
         };
         /**
          * Facets
-         * @description Per dimension, its values with the number of series under the other filters.
+         * @description Per dimension, its values with the number of series under the other filters;
+         *     `branch` counts the series of every branch.
          */
         Facets: {
             /** Dimensions */
@@ -929,6 +1110,13 @@ export interface components {
         /** RunDetail */
         RunDetail: {
             /**
+             * Branch
+             * @description git.branch, else the suite's default branch at upload
+             */
+            branch: string;
+            /** Commit */
+            commit: string | null;
+            /**
              * Created At
              * Format: date-time
              */
@@ -997,6 +1185,13 @@ export interface components {
         };
         /** RunSummary */
         RunSummary: {
+            /**
+             * Branch
+             * @description git.branch, else the suite's default branch at upload
+             */
+            branch: string;
+            /** Commit */
+            commit: string | null;
             /**
              * Created At
              * Format: date-time
@@ -1084,6 +1279,8 @@ export interface components {
             base_unit: string;
             /** Benchmark */
             benchmark: string;
+            /** Branch */
+            branch: string;
             /**
              * Direction
              * @enum {string}
@@ -1118,6 +1315,8 @@ export interface components {
             base_unit: string;
             /** Benchmark */
             benchmark: string;
+            /** Branch */
+            branch: string;
             /**
              * Direction
              * @enum {string}
@@ -1256,9 +1455,13 @@ export interface components {
         };
         /**
          * SuiteOut
-         * @description A study or suite: what it covers and when it ran.
+         * @description A study or suite: what it covers and when it ran (series of its default branch).
          */
         SuiteOut: {
+            /** Branches */
+            branches: string[];
+            /** Default Branch */
+            default_branch: string;
             /** Description */
             description: string | null;
             /**
@@ -1286,6 +1489,34 @@ export interface components {
             /** Title */
             title: string | null;
         };
+        /**
+         * SuiteSettings
+         * @description A suite's settings, and the branches its runs came from (newest first).
+         */
+        SuiteSettings: {
+            /** Branches */
+            branches: components["schemas"]["BranchOut"][];
+            /** Default Branch */
+            default_branch: string;
+            /** Suite */
+            suite: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * SuiteUpdate
+         * @description Any of the settings; what is not sent stays as it is.
+         */
+        SuiteUpdate: {
+            /**
+             * Default Branch
+             * @description Where runs without git.branch count from now on, and which branch default views show. Runs already stored keep the branch they were given.
+             */
+            default_branch?: string | null;
+        };
         /** ToolRunCreated */
         ToolRunCreated: {
             /**
@@ -1299,6 +1530,40 @@ export interface components {
             skipped?: components["schemas"]["SkippedItem"][];
             /** Url */
             url: string;
+        };
+        /**
+         * UnjudgedSeries
+         * @description A series only one of the two runs measured.
+         */
+        UnjudgedSeries: {
+            /** Base Unit */
+            base_unit: string;
+            /** Benchmark */
+            benchmark: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "lower" | "higher";
+            /** History Path */
+            history_path: string;
+            /** Implementation */
+            implementation: string | null;
+            /** Language */
+            language: string;
+            /** Metric */
+            metric: string;
+            /** Mode */
+            mode: string | null;
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            side: components["schemas"]["BaselineSide"];
+            /** Suite */
+            suite: string;
+            /** Variant */
+            variant: string | null;
         };
         /** UnmatchedResult */
         UnmatchedResult: {
@@ -1341,6 +1606,46 @@ export interface components {
             msg: string;
             /** Error Type */
             type: string;
+        };
+        /**
+         * VerdictBasis
+         * @description What a verdict rests on: replicates and the baseline branch's run-to-run noise,
+         *     the history's noise alone, or nothing (not judged).
+         */
+        VerdictBasis: {
+            /** Baseline Samples */
+            baseline_samples: number;
+            /** Contender Samples */
+            contender_samples: number;
+            /**
+             * History Runs
+             * @description baseline-branch runs the noise estimate rests on
+             */
+            history_runs: number;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "replicates" | "history" | "none";
+            /** P Value */
+            p_value: number | null;
+            /** Run To Run Cv */
+            run_to_run_cv: number | null;
+            /** Text */
+            text: string;
+        };
+        /** VerdictCounts */
+        VerdictCounts: {
+            /** Improvement */
+            improvement: number;
+            /** Missing */
+            missing: number;
+            /** New */
+            new: number;
+            /** Regression */
+            regression: number;
+            /** Unchanged */
+            unchanged: number;
         };
     };
     responses: never;
@@ -1573,6 +1878,8 @@ export interface operations {
                 variant?: string[] | null;
                 hardware?: string[] | null;
                 metric?: string[] | null;
+                /** @description one branch; default: each suite's default branch */
+                branch?: string | null;
                 since?: string | null;
                 until?: string | null;
             };
@@ -1654,6 +1961,8 @@ export interface operations {
                 variant?: string[] | null;
                 hardware?: string[] | null;
                 metric?: string[] | null;
+                /** @description one branch; default: each suite's default branch */
+                branch?: string | null;
                 since?: string | null;
                 until?: string | null;
             };
@@ -1818,6 +2127,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string | null;
                 suite?: string | null;
+                branch?: string | null;
                 language?: string | null;
                 hardware?: string | null;
                 benchmark?: string | null;
@@ -2000,6 +2310,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string | null;
                 suite?: string | null;
+                branch?: string | null;
                 hardware?: string | null;
                 since?: string | null;
                 until?: string | null;
@@ -2264,6 +2575,51 @@ export interface operations {
             };
         };
     };
+    get_baseline_comparison_api_v1_runs__run_id__baseline_comparison_get: {
+        parameters: {
+            query?: {
+                /** @description baseline branch; default: the suite's default branch */
+                branch?: string | null;
+                /** @description this run as the baseline, not the nearest earlier */
+                baseline?: string | null;
+            };
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaselineComparison"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_run_upload_api_v1_runs__run_id__upload_get: {
         parameters: {
             query?: never;
@@ -2339,6 +2695,8 @@ export interface operations {
                 variant?: string[] | null;
                 hardware?: string[] | null;
                 metric?: string[] | null;
+                /** @description one branch; default: each suite's default branch */
+                branch?: string | null;
                 since?: string | null;
                 until?: string | null;
             };
@@ -2428,6 +2786,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuiteList"];
+                };
+            };
+        };
+    };
+    get_suite_api_v1_suites__suite__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuiteSettings"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_suite_api_v1_suites__suite__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuiteUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuiteSettings"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
         };

@@ -31,6 +31,14 @@ describe("URL ⇄ filters", () => {
     expect(filters.since).toBe("");
     expect(filters.values.mode).toEqual(["sync"]);
   });
+  it("round-trips one branch into the URL and the API query; none means the default", () => {
+    const filters = parseFilters(new URLSearchParams("suite=s&branch=feature-x"));
+    expect(filters.branch).toBe("feature-x");
+    expect(toApiQuery(filters).branch).toBe("feature-x");
+    expect(writeFilters(filters).get("branch")).toBe("feature-x");
+    expect(activeCount(filters)).toBe(2);
+    expect(toApiQuery(emptyFilters()).branch).toBeUndefined();
+  });
   it("writes nothing for empty filters", () => {
     expect(writeFilters(emptyFilters()).toString()).toBe("");
   });

@@ -26,6 +26,8 @@ export interface DateRange {
 
 export interface Filters extends DateRange {
   values: Record<Dimension, string[]>;
+  /** One branch; "" for each suite's default branch. */
+  branch: string;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -53,7 +55,7 @@ export function dateRangeQuery(range: DateRange): Pick<SeriesQuery, "since" | "u
 
 export function emptyFilters(): Filters {
   const values = Object.fromEntries(DIMENSIONS.map((d) => [d, []])) as unknown as Filters["values"];
-  return { values, since: "", until: "" };
+  return { values, branch: "", since: "", until: "" };
 }
 
 export function parseFilters(params: URLSearchParams): Filters {
@@ -61,7 +63,7 @@ export function parseFilters(params: URLSearchParams): Filters {
   for (const dimension of DIMENSIONS) {
     filters.values[dimension] = [...new Set(params.getAll(dimension).filter(Boolean))];
   }
-  return { ...filters, ...parseDateRange(params) };
+  return { ...filters, branch: params.get("branch") ?? "", ...parseDateRange(params) };
 }
 
 /** Writes the filters into a copy of `base`, keeping its other keys (sorting, selection). */
@@ -71,6 +73,8 @@ export function writeFilters(filters: Filters, base = new URLSearchParams()): UR
     next.delete(dimension);
     for (const value of filters.values[dimension]) next.append(dimension, value);
   }
+  next.delete("branch");
+  if (filters.branch) next.set("branch", filters.branch);
   writeDateRange(filters, next);
   return next;
 }
@@ -87,10 +91,10 @@ export function clearDimension(filters: Filters, dimension: Dimension): Filters 
 
 export function activeCount(filters: Filters): number {
   const values = DIMENSIONS.reduce((n, d) => n + filters.values[d].length, 0);
-  return values + (filters.since ? 1 : 0) + (filters.until ? 1 : 0);
+  return values + [filters.branch, filters.since, filters.until].filter(Boolean).length;
 }
 
-export type FilterQuery = Pick<SeriesQuery, Dimension | "since" | "until">;
+export type FilterQuery = Pick<SeriesQuery, Dimension | "branch" | "since" | "until">;
 
 /** The API query: repeated values per dimension, sorted; dates as dateRangeQuery gives them. */
 export function toApiQuery(filters: Filters): FilterQuery {
@@ -99,12 +103,13 @@ export function toApiQuery(filters: Filters): FilterQuery {
     const values = filters.values[dimension];
     if (values.length) query[dimension] = [...values].sort();
   }
+  if (filters.branch) query.branch = filters.branch;
   return { ...query, ...dateRangeQuery(filters) };
 }
 
 /** The filters for an export's header. */
 export function filtersRecord(filters: Filters): Record<string, string | string[]> {
-  return { ...filters.values, since: filters.since, until: filters.until };
+  return { ...filters.values, branch: filters.branch, since: filters.since, until: filters.until };
 }
 
 /** What the History page shows: series by id, in the URL's order, and a date range. */

@@ -8,19 +8,30 @@ import { runListColumns } from "../../features/runs/components/runColumns";
 
 export function RunsRoute() {
   const [params] = useSearchParams();
-  const filter = { suite: params.get("suite") ?? undefined, hardware: params.get("hardware") ?? undefined };
+  const filter = {
+    suite: params.get("suite") ?? undefined,
+    branch: params.get("branch") ?? undefined,
+    hardware: params.get("hardware") ?? undefined,
+  };
   const runs = useQuery(runsQuery(filter));
   const [sort, toggleSort] = useUrlSort("started", "desc");
   const rows = useSortedRows(runs.data ?? [], runListColumns, sort);
   return (
     <>
       <div className="page-head">
-        <h1>Runs{filter.suite ? ` of ${filter.suite}` : ""}</h1>
+        <h1>
+          Runs{filter.suite ? ` of ${filter.suite}` : ""}
+          {filter.branch ? ` on ${filter.branch}` : ""}
+        </h1>
         <ShareBar
           view="runs"
           columns={runListColumns}
           rows={rows}
-          filters={{ suite: filter.suite ?? "", hardware: filter.hardware ?? "" }}
+          filters={{
+            suite: filter.suite ?? "",
+            branch: filter.branch ?? "",
+            hardware: filter.hardware ?? "",
+          }}
         />
       </div>
       <QueryView query={runs} what="runs">

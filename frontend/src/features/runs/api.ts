@@ -10,7 +10,7 @@ export const runQuery = (runId: string) =>
       unwrap(api.GET("/api/v1/runs/{run_id}", { params: { path: { run_id: runId } }, signal })),
   });
 
-export const runsQuery = (filter: Pick<RunListQuery, "suite" | "hardware">) =>
+export const runsQuery = (filter: Pick<RunListQuery, "suite" | "branch" | "hardware">) =>
   queryOptions({
     queryKey: ["runs", filter],
     queryFn: ({ signal }) =>

@@ -13,7 +13,8 @@ function RunHeading({ side, run }: { side: string; run: RunSummary }) {
   return (
     <p>
       <strong>{side}:</strong> <Link to={`/runs/${run.id}`}>{run.name ?? run.id}</Link> —{" "}
-      {formatDateTime(run.started_at)}, {run.hardware_name} <code className="muted">{run.id}</code>
+      {formatDateTime(run.started_at)}, {run.hardware_name}, branch {run.branch}{" "}
+      <code className="muted">{run.id}</code>
     </p>
   );
 }

@@ -24,6 +24,7 @@ function series(overrides: Overrides): SeriesLatest {
     mode: "sync",
     variant: "sequential",
     hardware: "m1",
+    branch: "main",
     metric: "time_per_op",
     base_unit: "s",
     direction: "lower",

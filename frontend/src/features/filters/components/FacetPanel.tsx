@@ -83,6 +83,37 @@ function FacetGroup({
   );
 }
 
+/**
+ * Which branch's series the view shows. Only where there is a choice: a suite with runs of
+ * several branches (or a branch already chosen in the URL).
+ */
+function BranchSelect({
+  values,
+  selected,
+  onSelect,
+}: {
+  values: FacetValue[];
+  selected: string;
+  onSelect: (branch: string) => void;
+}) {
+  if (values.length < 2 && !selected) return null;
+  const known = values.some((v) => v.value === selected);
+  return (
+    <fieldset className="facet" data-dimension="branch">
+      <legend>Branch</legend>
+      <select aria-label="Branch" value={selected} onChange={(e) => onSelect(e.target.value)}>
+        <option value="">Default branch of each suite</option>
+        {values.map((v) => (
+          <option key={v.value} value={v.value}>
+            {v.value} ({v.count} series)
+          </option>
+        ))}
+        {selected && !known ? <option value={selected}>{selected} (no series)</option> : null}
+      </select>
+    </fieldset>
+  );
+}
+
 interface FacetPanelProps {
   filters: Filters;
   onChange: (next: Filters) => void;
@@ -106,6 +137,11 @@ export function FacetPanel({ filters, onChange, hide = [], collapsed = false }: 
       ) : null}
       {facets.error ? <ErrorMessage error={facets.error} /> : null}
       {facets.isPending ? <p className="muted">Loading filters…</p> : null}
+      <BranchSelect
+        values={facets.data?.dimensions.branch ?? []}
+        selected={filters.branch}
+        onSelect={(branch) => onChange({ ...filters, branch })}
+      />
       {DIMENSIONS.filter((d) => !hide.includes(d)).map((dimension) => (
         <FacetGroup
           key={dimension}

@@ -13,6 +13,7 @@ const series = (id: number, overrides: Partial<SeriesIdentity> = {}): SeriesIden
   mode: "sync",
   variant: null,
   hardware: "m",
+  branch: "main",
   metric: "latency",
   unit: "ns",
   base_unit: "s",
@@ -96,5 +97,19 @@ describe("buildHistoryCharts", () => {
     ]);
     expect(chart?.direction).toBe("mixed");
     expect(chart?.metrics).toEqual(["latency", "other"]);
+  });
+});
+
+describe("line labels", () => {
+  it("name the branch when a chart holds series of several branches", () => {
+    const point = { run_id: "a", started_at: "2025-03-20T00:00:00Z", value: 1, unit: "s", value_base: 1 };
+    const [alone] = buildHistoryCharts([history(series(1), [point])]);
+    expect(alone?.lines[0]?.label).not.toContain("branch");
+    const [both] = buildHistoryCharts([
+      history(series(1), [point]),
+      history(series(2, { branch: "feature-x" }), [point]),
+    ]);
+    expect(both?.lines.map((l) => l.label.split(", ").at(-1))).toEqual(["branch main", "branch feature-x"]);
+    expect(both?.lines[0]?.dash).not.toEqual(both?.lines[1]?.dash);
   });
 });

@@ -7,8 +7,10 @@ import { type Scale, scaleFor, toBase } from "../../../lib/units";
 
 const DASHES = ["", "6 3", "2 3", "8 3 2 3"];
 
-function seriesLabel(s: SeriesHistory["series"]): string {
-  return `${implementationLabel(s)} — ${workloadLabel(s.benchmark, s.params)}, ${s.metric}, ${s.hardware}`;
+/** The branch is named when a chart holds series of several branches (a feature against main). */
+function seriesLabel(s: SeriesHistory["series"], withBranch: boolean): string {
+  const branch = withBranch ? `, branch ${s.branch}` : "";
+  return `${implementationLabel(s)} — ${workloadLabel(s.benchmark, s.params)}, ${s.metric}, ${s.hardware}${branch}`;
 }
 
 function bandOf(point: HistoryPoint, scale: Scale): [number, number] | null {
@@ -28,12 +30,13 @@ function buildChart(key: string, histories: readonly SeriesHistory[]): HistoryCh
   const first = (histories[0] as SeriesHistory).series;
   const scale = scaleFor(allBaseValues(histories), first.base_unit);
   const perLanguage = new Map<string, number>();
+  const severalBranches = new Set(histories.map((h) => h.series.branch)).size > 1;
   const lines = histories.map((h): HistoryLine => {
     const index = perLanguage.get(h.series.language) ?? 0;
     perLanguage.set(h.series.language, index + 1);
     return {
       key: String(h.series.id),
-      label: seriesLabel(h.series),
+      label: seriesLabel(h.series, severalBranches),
       color: languageColor(h.series.language),
       dash: DASHES[index % DASHES.length] as string,
       points: h.points

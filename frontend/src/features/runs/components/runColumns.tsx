@@ -17,6 +17,15 @@ export const runListColumns: Column<RunSummary>[] = [
   },
   { id: "suite", header: "Suite", text: (r) => r.suite },
   { id: "name", header: "Name", text: (r) => r.name ?? "" },
+  {
+    id: "branch",
+    header: "Branch",
+    text: (r) => r.branch,
+    render: (r) => (
+      <Link to={`/runs?${new URLSearchParams({ suite: r.suite, branch: r.branch })}`}>{r.branch}</Link>
+    ),
+  },
+  { id: "commit", header: "Commit", text: (r) => r.commit?.slice(0, 12) ?? "" },
   { id: "hardware", header: "Hardware", text: (r) => r.hardware_name },
   {
     id: "results",
