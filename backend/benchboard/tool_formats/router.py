@@ -65,6 +65,8 @@ async def ingest_tool_output(
     started_at: datetime | None = None,
     name: str | None = None,
     source_url: str | None = None,
+    branch: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    commit: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
     param: Many = None,
     tag: Many = None,
 ) -> ToolRunCreated:
@@ -90,11 +92,12 @@ async def ingest_tool_output(
         started_at=started_at.isoformat() if started_at else None,
         name=name,
         source_url=source_url,
+        git={key: value for key, value in (("branch", branch), ("commit", commit)) if value},
     )
     chosen = None if tool_format == "auto" else tool_format
     stored, skipped = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
-    if stored.created:
-        schedule_detection(background, request, stored.series_ids)
+    if stored.series_to_check:
+        schedule_detection(background, request, stored.series_to_check)
     created = service.answer_upload(stored, response)
     return ToolRunCreated(**created.model_dump(), skipped=skipped)
 

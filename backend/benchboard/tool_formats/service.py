@@ -32,6 +32,7 @@ class RunFromTool:
     started_at: str | None = None
     name: str | None = None
     source_url: str | None = None
+    git: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) 
         RunOptions(
             suite=given.suite,
             hardware={"name": given.hardware},
+            git=given.git,
             run_id=given.run_id,
             name=given.name,
             started_at=given.started_at,

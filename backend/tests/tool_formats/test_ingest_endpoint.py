@@ -68,6 +68,19 @@ def test_params_and_tags_from_the_query(client: TestClient, auth: dict[str, str]
     assert run["results"][0]["params"]["connections"] == "32"
 
 
+def test_branch_and_commit_from_the_query(client: TestClient, auth: dict[str, str]) -> None:
+    fixture = FIXTURES / "fio" / "fio_sync_randread.json"
+    response = ingest(client, "fio", fixture, auth, branch="feature-x", commit="abc123")
+    run = client.get(response.json()["url"]).json()
+    assert (run["branch"], run["commit"], run["git"]) == (
+        "feature-x",
+        "abc123",
+        {"branch": "feature-x", "commit": "abc123"},
+    )
+    plain = client.get(ingest(client, "fio", fixture, auth).json()["url"]).json()
+    assert (plain["branch"], plain["git"]) == ("main", None)
+
+
 def test_repeat_with_same_run_id_is_200(client: TestClient, auth: dict[str, str]) -> None:
     fixed = {"run_id": "6f1c2e0b-4a59-4e0e-9a53-3c1f1d2a7b10", "started_at": "2025-03-20T12:00:00Z"}
     fixture = FIXTURES / "fio" / "fio_posixaio_randread.json"

@@ -2032,6 +2032,8 @@ export interface operations {
                 started_at?: string | null;
                 name?: string | null;
                 source_url?: string | null;
+                branch?: string | null;
+                commit?: string | null;
                 param?: string[] | null;
                 tag?: string[] | null;
             };
