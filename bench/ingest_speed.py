@@ -210,8 +210,8 @@ def timed_copy(conn: Connection, hardware_id: int, started_at: datetime, rows: l
     run_id = rows[0][0]
     body = b'{"generated": "bench/ingest_speed.py"}'
     conn.execute(
-        "INSERT INTO run (id, suite, started_at, hardware_id, result_count, upload_body,"
-        " upload_sha256) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        "INSERT INTO run (id, suite, branch, started_at, hardware_id, result_count, upload_body,"
+        " upload_sha256) VALUES (%s, %s, 'main', %s, %s, %s, %s, %s)",
         (run_id, SUITE, started_at, hardware_id, len(rows), body, hashlib.sha256(body).digest()),
     )
     started = time.perf_counter()

@@ -39,7 +39,7 @@ from common import (
 from psycopg.types.json import Jsonb, set_json_dumps
 
 from benchboard.bulk import CopyLayout
-from benchboard.models import Run, Series
+from benchboard.models import DEFAULT_BRANCH, Run, Series
 from benchboard.runs.service import RESULT_COPY
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
@@ -62,6 +62,7 @@ STATS_EVERY = 5
 TOTAL_RESULTS = 10_000_000
 SERIES_COPY = CopyLayout.of(
     Series.fingerprint,
+    Series.branch,
     Series.suite,
     Series.benchmark,
     Series.params,
@@ -81,6 +82,7 @@ RUN_COPY = CopyLayout.of(
     Run.name,
     Run.started_at,
     Run.git,
+    Run.branch,
     Run.hardware_id,
     Run.environment,
     Run.tags,
@@ -207,6 +209,7 @@ def insert_series(
         rows.append(
             (
                 spec.fingerprint(),
+                DEFAULT_BRANCH,
                 spec.suite,
                 spec.benchmark,
                 Jsonb(canonical_params(spec.params)),
@@ -229,6 +232,8 @@ def insert_series(
 def insert_runs(
     conn: Connection, runs: list[RunSpec], per_suite: int, hardware: dict[str, int]
 ) -> None:
+    for suite in SUITES:  # as an upload does: every suite with runs has its settings row
+        conn.execute("INSERT INTO suite (name) VALUES (%s)", (suite,))
     sha = hashlib.sha256(PLACEHOLDER_BODY).digest()
     rows = (
         (
@@ -237,6 +242,7 @@ def insert_runs(
             f"{SUITES[run.suite_index]} #{run.index}",
             run.started_at,
             Jsonb({"repo": "https://example.org/bench.git", "commit": f"{run.index:07x}"}),
+            DEFAULT_BRANCH,
             hardware[MACHINES[run.suite_index % len(MACHINES)]],
             Jsonb({"kernel": "6.1"}),
             Jsonb({"published_by": "bench/read_speed.py"}),
