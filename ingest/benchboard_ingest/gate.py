@@ -57,9 +57,10 @@ def format_value(value: float, unit: str) -> str:
             scaled = seconds / UNITS[name].factor
             if abs(scaled) >= 1 or name == "ns":
                 return f"{scaled:.4g} {'µs' if name == 'us' else name}"
+    suffix = "" if unit == "count" else f" {unit}"  # a count needs no unit
     if abs(value) >= 10_000:
-        return f"{value:,.0f} {unit}"
-    return f"{value:.4g} {unit}"
+        return f"{value:,.0f}{suffix}"
+    return f"{value:.4g}{suffix}"
 
 
 def series_label(item: dict[str, Any]) -> str:
@@ -201,6 +202,10 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def _named(item: dict[str, Any]) -> str:
+    return f"{series_label(item)}, {item['metric']}"
+
+
 def one_line(comparison: dict[str, Any], fail_on: FailOn | None) -> str:
     """For the log: `against main: 1 regression, 0 improvements, 5 unchanged, 1 new`."""
     counts = comparison["counts"]
@@ -212,6 +217,6 @@ def one_line(comparison: dict[str, Any], fail_on: FailOn | None) -> str:
     if fail_on is not None:
         failing = fail_on.failing(comparison)
         text += f"; gate --fail-on {fail_on.describe()}: " + (
-            f"failed ({', '.join(series_label(i) for i in failing)})" if failing else "passed"
+            f"failed ({'; '.join(_named(item) for item in failing)})" if failing else "passed"
         )
     return text

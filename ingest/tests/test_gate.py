@@ -41,6 +41,7 @@ def test_only_regressions_beyond_the_minimum_fail() -> None:
         (0.5, "ms", "500 µs"),
         (12869.7, "req/s", "12,870 req/s"),
         (0.25, "MB/s", "0.25 MB/s"),
+        (13.0, "count", "13"),
     ],
 )
 def test_values_read_in_the_unit_a_reader_expects(value: float, unit: str, text: str) -> None:
