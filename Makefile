@@ -60,6 +60,8 @@ bench: setup
 	$(BIN)/python bench/read_speed.py
 	$(BIN)/python bench/regression_quality.py
 	$(BIN)/python bench/import_speed.py
+	$(BIN)/python bench/detection_speed.py
+	$(BIN)/python bench/scale_out.py
 	$(NPM) run bench
 
 clean:

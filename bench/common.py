@@ -14,8 +14,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -132,17 +133,21 @@ class BenchService:
         self.env = service_env(self.data_dir, self.port)
         self.database_url = attach_embedded_database(self.data_dir)
         self.commands: list[str] = []
+        self.processes: list[subprocess.Popen[bytes]] = []
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def _record(self, argv: Sequence[str]) -> None:
+    def _record(self, argv: Sequence[str], env: dict[str, str] | None = None) -> None:
         shown = [display_path(Path(arg)) if arg.startswith("/") else arg for arg in argv]
+        given = {"BENCHBOARD_PORT": str(self.port), "BENCHBOARD_WORKERS": str(WORKERS)}
+        given.update(env or {})
         variables = (
             f"DATABASE_URL= BENCHBOARD_DATA_DIR={display_path(self.data_dir)} "
-            f"BENCHBOARD_PORT={self.port} BENCHBOARD_WORKERS={WORKERS} BENCHBOARD_DEMO=false"
+            + " ".join(f"{key}={value}" for key, value in given.items())
+            + " BENCHBOARD_DEMO=false"
         )
         self.commands.append(f"{variables} {shlex.join(shown)}")
 
@@ -165,43 +170,56 @@ class BenchService:
             self.database_url, autocommit=autocommit, application_name=APPLICATION_NAME
         )
 
-    def start(self) -> None:
-        argv = [*benchboard_command(), "serve"]
-        self._record(argv)
-        log = (self.data_dir / "serve.log").open("wb")
-        self._process = subprocess.Popen(
+    def spawn(
+        self, args: Sequence[str], env: dict[str, str] | None = None
+    ) -> "subprocess.Popen[bytes]":
+        """Start `benchboard <args>` in its own process group (stopped with stop_process)."""
+        argv = [*benchboard_command(), *args]
+        self._record(argv, env or {})
+        log = (self.data_dir / f"{args[0]}-{len(self.processes)}.log").open("wb")
+        process = subprocess.Popen(
             argv,
-            env=self.env,
+            env={**self.env, **(env or {})},
             cwd=REPO_ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: stopped as a whole below
+            start_new_session=True,
         )
-        self._wait_healthy()
+        self.processes.append(process)
+        return process
 
-    def _wait_healthy(self) -> None:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self._process is not None and self._process.poll() is not None:
-                raise RuntimeError(f"benchboard serve exited; see {self.data_dir / 'serve.log'}")
+    def start(self) -> None:
+        """`benchboard serve` on this service's port, as `make run` starts it."""
+        self._process = self.spawn(["serve"])
+        self.wait_healthy(self.base_url, self._process)
+
+    def wait_healthy(self, base_url: str, process: "subprocess.Popen[bytes]") -> None:
+        def healthy() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(f"benchboard exited; see the logs in {self.data_dir}")
             try:
-                if httpx.get(f"{self.base_url}/api/v1/health", timeout=2).status_code == 200:
-                    return
+                return httpx.get(f"{base_url}/api/v1/health", timeout=2).status_code == 200
             except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"benchboard serve did not answer; see {self.data_dir / 'serve.log'}")
+                return False
 
-    def stop(self) -> None:
-        process, self._process = self._process, None
-        if process is None or process.poll() is not None:
+        wait_for(healthy, f"{base_url} did not answer; see the logs in {self.data_dir}")
+
+    @staticmethod
+    def stop_process(process: "subprocess.Popen[bytes]") -> None:
+        if process.poll() is not None:
             return
         process.send_signal(signal.SIGTERM)
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)  # the group this benchmark started
             process.wait()
+
+    def stop(self) -> None:
+        for process in self.processes:
+            self.stop_process(process)
+        self.processes = []
+        self._process = None
 
     def __enter__(self) -> Self:
         return self
@@ -215,11 +233,19 @@ class BenchService:
         self.stop()
 
 
+def wait_for(probe: "Callable[[], bool]", failure: str) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if probe():
+            return
+        time.sleep(0.2)
+    raise RuntimeError(failure)
+
+
 def wait_until_settled(database_url: str, quiet_s: float = 1.0) -> float:
     """Wait until the service's sessions and autovacuum are quiet; the seconds waited.
 
-    Change detection runs after the upload's response, in one transaction per upload;
-    it shows here as an active or idle-in-transaction session.
+    The detection worker shows here as an active or idle-in-transaction session.
     """
     started = time.monotonic()
     with psycopg.connect(database_url, autocommit=True, application_name=APPLICATION_NAME) as conn:
@@ -245,6 +271,79 @@ def _poll_until_quiet(
         else:
             quiet_since = None
         time.sleep(0.1)
+
+
+def wait_until_checked(database_url: str, since: float) -> float:
+    """Wait until the detection queue is empty; seconds from `since` (a time.time())."""
+    with psycopg.connect(database_url, autocommit=True, application_name=APPLICATION_NAME) as conn:
+        while conn.execute("SELECT EXISTS (SELECT 1 FROM detection_queue)").fetchone() == (True,):
+            time.sleep(0.02)
+    return time.time() - since
+
+
+class LagWatch:
+    """Detection lag of uploads: from an upload's 201 to the check that covered it.
+
+    A thread polls the queue rows of the tracked series every `interval_s`. An upload
+    answered at `t` is covered once none of its series has a queue row requested at or
+    before `t` (the upload's own request is older than its 201, and a row requested
+    again during a check takes the new request's time). Resolution: `interval_s`.
+    """
+
+    def __init__(self, database_url: str, interval_s: float = 0.02) -> None:
+        self.database_url = database_url
+        self.interval_s = interval_s
+        self.lags: list[float] = []
+        self._pending: list[tuple[frozenset[int], float]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def track(self, series: Collection[int], answered_at: float) -> None:
+        with self._lock:
+            self._pending.append((frozenset(series), answered_at))
+
+    def wait_all(self) -> None:
+        while True:
+            with self._lock:
+                if not self._pending:
+                    return
+            time.sleep(self.interval_s)
+
+    def _poll(self) -> None:
+        with psycopg.connect(
+            self.database_url, autocommit=True, application_name=APPLICATION_NAME
+        ) as conn:
+            while not self._stop.is_set():
+                with self._lock:
+                    asked = list(self._pending)  # uploads answered before this query
+                watched = sorted(set().union(*(series for series, _ in asked)))
+                rows = conn.execute(
+                    "SELECT series_id, extract(epoch FROM queued_at)::float8"
+                    " FROM detection_queue WHERE series_id = ANY(%s)",
+                    (watched,),
+                ).fetchall()
+                now = time.time()
+                queued = dict(rows)
+                covered = {
+                    index
+                    for index, (series, answered) in enumerate(asked)
+                    if all(queued.get(s, math.inf) > answered for s in series)
+                }
+                with self._lock:
+                    self.lags += [now - asked[index][1] for index in covered]
+                    self._pending = [
+                        item for index, item in enumerate(asked) if index not in covered
+                    ] + self._pending[len(asked) :]
+                time.sleep(self.interval_s)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

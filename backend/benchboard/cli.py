@@ -1,9 +1,17 @@
-"""`benchboard`: serve, migrate, manage tokens, load the demo, print the OpenAPI schema."""
+"""`benchboard`: serve, run a detection worker, migrate, manage tokens, load the demo,
+print the OpenAPI schema.
+
+Modules that define Prometheus metrics are imported inside the commands: `serve` must
+choose the metrics directory before the first of them is imported (benchboard.metrics).
+"""
 
 import argparse
 import logging
 import os
+import shutil
+import signal
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import cast
@@ -12,10 +20,9 @@ import uvicorn
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from benchboard.config import Settings, get_settings
+from benchboard.config import MULTIPROC_ENV, Settings, get_settings
 from benchboard.database_server import recreate_database, resolve_database_url
 from benchboard.db import make_engine
-from benchboard.demo import load_demo
 from benchboard.errors import AppError
 from benchboard.migrate import upgrade_database
 from benchboard.tokens import service as tokens
@@ -40,25 +47,65 @@ def _in_transaction(settings: Settings, work: Callable[[Session], None]) -> None
 
 
 def serve(settings: Settings, args: argparse.Namespace) -> None:
+    """The API (uvicorn workers) and BENCHBOARD_DETECT_WORKERS detection workers."""
     url = resolve_database_url(settings)
     # Workers are separate processes: they find the (possibly embedded) server here.
     os.environ["DATABASE_URL"] = url
+    metrics_dir = _shared_metrics_dir()
+    from benchboard.demo import load_demo
+    from benchboard.processes import DetectionWorkers
+
     engine = make_engine(url)
     upgrade_database(settings, engine)
     if settings.demo:
         with Session(engine) as session, session.begin():
             load_demo(session)
     engine.dispose()
-    logger.info("serving on http://%s:%s", settings.host, settings.port)
-    uvicorn.run(
-        "benchboard.main:create_app_from_environment",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=settings.workers,
-        log_level="info",
-        access_log=args.access_log,
-    )
+    workers = DetectionWorkers(settings.detect_workers)
+    workers.start()
+    # uvicorn re-raises the SIGTERM it handled once it has shut down; as SystemExit it
+    # lets the workers stop cleanly and the embedded database's handle go.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    try:
+        logger.info("serving on http://%s:%s", settings.host, settings.port)
+        uvicorn.run(
+            "benchboard.main:create_app_from_environment",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=settings.workers,
+            log_level="info",
+            access_log=args.access_log,
+        )
+    finally:
+        workers.stop()
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _shared_metrics_dir() -> str | None:
+    """One Prometheus directory for every process of this `serve`; the new one, if made."""
+    if os.environ.get(MULTIPROC_ENV):
+        return None
+    made = tempfile.mkdtemp(prefix="benchboard-metrics-")
+    os.environ[MULTIPROC_ENV] = made
+    return made
+
+
+def worker(settings: Settings, args: argparse.Namespace) -> None:
+    """One detection worker, until SIGTERM/SIGINT."""
+    # Stopped while starting, it has nothing in hand: exit at once (the loop then takes
+    # over signals and finishes its batch first).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    from prometheus_client import start_http_server
+
+    from benchboard.regressions.worker import run_worker
+
+    with _database(settings) as engine:
+        if settings.worker_metrics_port is not None and not os.environ.get(MULTIPROC_ENV):
+            start_http_server(settings.worker_metrics_port)
+        parent = os.getppid() if args.exit_with_parent else None
+        run_worker(settings, resolve_database_url(settings), engine, parent_pid=parent)
 
 
 def db_upgrade(settings: Settings, _: argparse.Namespace) -> None:
@@ -97,6 +144,8 @@ def token_revoke(settings: Settings, args: argparse.Namespace) -> None:
 
 
 def demo_load(settings: Settings, _: argparse.Namespace) -> None:
+    from benchboard.demo import load_demo
+
     _in_transaction(settings, lambda session: print(f"{len(load_demo(session))} demo runs"))
 
 
@@ -120,6 +169,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve_parser.add_argument("--access-log", action="store_true")
     serve_parser.set_defaults(run=serve)
+    worker_parser = commands.add_parser(
+        "worker", help="run one change-detection worker (any number may run at once)"
+    )
+    worker_parser.add_argument(
+        "--exit-with-parent", action="store_true", help="stop when the starting process is gone"
+    )
+    worker_parser.set_defaults(run=worker)
     db = commands.add_parser("db", help="database schema").add_subparsers(required=True)
     db.add_parser("upgrade", help="migrate to the newest schema").set_defaults(run=db_upgrade)
     reset = db.add_parser("reset", help="drop and re-create the database")

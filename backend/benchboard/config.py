@@ -7,6 +7,8 @@ from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# prometheus_client's multiprocess directory, read when it is first imported.
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 class Settings(BaseSettings):
@@ -29,6 +31,18 @@ class Settings(BaseSettings):
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     migrations_dir: Path = REPO_ROOT / "migrations"
     webhook_url: str | None = None
+    # First retry of a failed webhook delivery, doubling each time (at most an hour).
+    webhook_retry_s: float = 10.0
+    # Change detection: worker processes `serve` starts beside the API (0: none, run
+    # `benchboard worker` elsewhere), series per claimed batch, and how long a claim of
+    # a worker that is still connected but stuck is honoured.
+    detect_workers: int = 1
+    detect_batch_size: int = 1000
+    detect_claim_timeout_s: float = 600.0
+    # Idle workers wake on NOTIFY; this is the longest they sleep without one.
+    detect_poll_s: float = 5.0
+    # `benchboard worker` alone (not under `serve`) serves its /metrics on this port.
+    worker_metrics_port: int | None = None
 
 
 @lru_cache

@@ -4,34 +4,26 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import text
 
 from benchboard.annotations.router import router as annotations_router
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import resolve_database_url
 from benchboard.db import make_engine, make_session_factory
-from benchboard.deps import SessionDep
 from benchboard.errors import NotFound, install_error_handlers
+from benchboard.health import router as health_router
+from benchboard.metrics import RequestMetrics
 from benchboard.regressions.router import router as regressions_router
+from benchboard.regressions.router import webhooks_router
 from benchboard.runs.router import router as runs_router
 from benchboard.runs.schemas import RunBatchUpload, RunUpload
 from benchboard.series.router import router as series_router
 from benchboard.suites.router import router as suites_router
 from benchboard.tool_formats.router import router as tool_formats_router
-
-health_router = APIRouter(prefix="/api/v1", tags=["health"])
-
-
-@health_router.get("/health")
-def get_health(session: SessionDep) -> dict[str, str]:
-    """`ok` once the database answers."""
-    session.execute(text("SELECT 1"))
-    return {"status": "ok"}
 
 
 def create_app(settings: Settings, *, database_url: str | None = None) -> FastAPI:
@@ -45,6 +37,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     install_error_handlers(app)
+    app.add_middleware(RequestMetrics)
     for router in (
         health_router,
         runs_router,
@@ -52,6 +45,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         series_router,
         compare_router,
         regressions_router,
+        webhooks_router,
         annotations_router,
         tool_formats_router,
     ):

@@ -2,9 +2,11 @@
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from benchboard.config import Settings
+
+MIGRATION_LOCK = 0x62656E6368  # "bench"
 
 
 def alembic_config(settings: Settings, url: str) -> Config:
@@ -19,5 +21,8 @@ def upgrade_database(settings: Settings, engine: Engine) -> None:
     """Bring the schema to the newest revision; a no-op when it is there already."""
     config = alembic_config(settings, engine.url.render_as_string(hide_password=False))
     with engine.begin() as connection:
+        # API replicas and workers may start at once: one migrates, the others then see
+        # the schema at head (the lock is held until this transaction ends).
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -181,6 +181,14 @@ class Result(Base):
             # Covering: a history read is an index-only scan, no table page per point.
             postgresql_include=["value_base", "value", "run_id", "unit", "stats"],
         ),
+        # Change detection reads replicates only where there are any: a history read stays
+        # index-only for the many series that have none.
+        Index(
+            "ix_result_series_started_at_with_samples",
+            "series_id",
+            "started_at",
+            postgresql_where="samples IS NOT NULL",
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
@@ -258,3 +266,59 @@ class Annotation(Base):
     created_by: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+
+
+class DetectionQueue(Base):
+    """Series waiting for change detection: one row per series, however many uploads.
+
+    An upload inserts or bumps `requests` in its own transaction; a worker claims rows
+    (a committed `claimed_by`, so uploads never wait on it), checks the series, and in
+    the transaction that stores the result deletes the rows whose `requests` did not move
+    meanwhile. A claim whose worker is gone (its advisory lock released) or older than the
+    claim timeout is free again. See regressions/README.md.
+    """
+
+    __tablename__ = "detection_queue"
+    __table_args__ = (Index("ix_detection_queue_queued_at", "queued_at"),)
+
+    series_id: Mapped[int] = mapped_column(
+        ForeignKey("series.id", ondelete="CASCADE"), primary_key=True
+    )
+    # When the oldest request not yet covered by a check came in: the detection lag.
+    queued_at: Mapped[datetime] = _created_at()
+    requests: Mapped[int] = mapped_column(Integer, server_default="1")
+    claimed_by: Mapped[int | None] = mapped_column(BigInteger)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Failed checks back off: the row is not claimed again before `not_before`.
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    not_before: Mapped[datetime] = _created_at()
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class WebhookDelivery(Base):
+    """The webhook outbox: one POST to make, written with the regression it announces,
+    sent (and retried with backoff) by the detection workers."""
+
+    __tablename__ = "webhook_delivery"
+    __table_args__ = (
+        Index(
+            "ix_webhook_delivery_due",
+            "next_attempt_at",
+            postgresql_where="delivered_at IS NULL AND gave_up_at IS NULL",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    regression_id: Mapped[int] = mapped_column(
+        ForeignKey("regression.id", ondelete="CASCADE"), index=True
+    )
+    event: Mapped[str] = mapped_column(Text)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = _created_at()
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    next_attempt_at: Mapped[datetime] = _created_at()
+    last_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_status: Mapped[int | None] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    gave_up_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

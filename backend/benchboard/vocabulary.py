@@ -24,3 +24,7 @@ BASELINE_VERDICTS: tuple[BaselineVerdict, ...] = get_args(BaselineVerdict)
 
 # What a baseline verdict rests on (see compare.verdict).
 VerdictBasisMethod = Literal["replicates", "history", "none"]
+
+# Where a webhook delivery stands: still to send (or retrying), sent, or abandoned.
+DeliveryState = Literal["pending", "delivered", "gave_up"]
+DELIVERY_STATES: tuple[DeliveryState, ...] = get_args(DeliveryState)

@@ -7,12 +7,13 @@ from fastapi import APIRouter, Depends, Query
 
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
-from benchboard.regressions import service
+from benchboard.regressions import service, webhooks
 from benchboard.regressions.schemas import (
     RegressionHistory,
     RegressionOut,
     RegressionPage,
     RegressionTriage,
+    WebhookDeliveryPage,
 )
 from benchboard.regressions.service import RegressionFilter
 from benchboard.vocabulary import ChangeDirection, TriageStatus
@@ -81,3 +82,19 @@ def triage_regression(
 def get_regression_history(regression_id: int, session: SessionDep) -> RegressionHistory:
     """Who changed what, when (the detector included)."""
     return service.get_regression_history(session, regression_id)
+
+
+webhooks_router = APIRouter(prefix="/api/v1/webhooks", tags=["regressions"])
+
+
+@webhooks_router.get("/deliveries", responses={401: {"model": ErrorOut}, 403: {"model": ErrorOut}})
+def list_webhook_deliveries(
+    session: SessionDep,
+    _: MaintainerToken,
+    failing: Annotated[
+        bool, Query(description="only those not delivered after an attempt")
+    ] = False,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> WebhookDeliveryPage:
+    """The webhook outbox, newest first: every delivery's attempts, status and error."""
+    return webhooks.list_deliveries(session, failing_only=failing, limit=limit)

@@ -1,188 +1,318 @@
-"""Detection after an upload: each touched series is re-checked over its recent history.
+"""Checking a batch of series: read their recent histories in bulk, detect, store.
 
-Runs after the upload has committed (a background task), with its own transaction, so
-a slow or failing detection never touches the upload. New changes are stored once;
-refined or retracted ones are updated in place (see detect.reconcile_changes).
+Called by the detection worker (worker.py) inside the transaction that also removes the
+batch from the queue. A batch costs a fixed number of statements whatever its size: one
+history read, one read of stored changes, and a few writes when something changed. New
+changes are stored once; refined or retracted ones are updated in place (see
+detect.reconcile_changes). The time of each phase is returned, so database time and
+detector time can be tuned apart.
 """
 
-import logging
+import time
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from fastapi import BackgroundTasks, Request
-from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+import orjson
+import psycopg
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
 
-from benchboard.config import Settings
-from benchboard.models import Regression, RegressionEvent, Series
+from benchboard.models import Regression, RegressionEvent, Run
 from benchboard.regressions.detect import (
     DetectedChange,
+    Observation,
+    Reconciliation,
     StoredChange,
     detect_changes,
     reconcile_changes,
 )
-from benchboard.series.recent import as_observation, recent_results
-from benchboard.suites.service import on_default_branch
-
-logger = logging.getLogger(__name__)
+from benchboard.regressions.webhooks import queue_deliveries
+from benchboard_ingest.vocabulary import unit_info
 
 HISTORY_WINDOW = 200
-CHUNK = 500
 DETECTOR = "detector"
 
 
-def detect_for_series(session: Session, series_ids: Sequence[int]) -> list[int]:
-    """Check each series and store what changed; returns the ids of new regressions.
+@dataclass(frozen=True)
+class History:
+    """The newest HISTORY_WINDOW results of one series, oldest first, as stored."""
 
-    Series off their suite's default branch are skipped: only the default branch has
-    regressions, so a feature branch's step never raises one on the published history.
-    """
-    new_ids: list[int] = []
-    for start in range(0, len(series_ids), CHUNK):
-        rows = session.execute(
-            select(Series.id, Series.direction).where(
-                Series.id.in_(series_ids[start : start + CHUNK]),
-                on_default_branch(Series.suite, Series.branch),
+    series_id: int
+    higher_is_better: bool
+    keys: list[str]  # run ids
+    values: list[float]  # value_base
+    units: list[str]
+    stats: list[dict[str, float] | None]
+    samples: dict[str, list[float]]  # by run id, only the results that carry any
+
+
+def observations(history: History) -> list[Observation]:
+    """The detector's view of a history: values, replicates and stats in base units."""
+    out = list(map(Observation, history.keys, history.values))
+    richer = [index for index, stats in enumerate(history.stats) if stats]
+    if history.samples:
+        position = {key: index for index, key in enumerate(history.keys)}
+        richer = sorted({*richer, *(position[key] for key in history.samples if key in position)})
+    for index in richer:  # the few results with replicates or stats, in base units
+        key, stats = history.keys[index], history.stats[index]
+        factor = unit_info(history.units[index]).factor
+        samples = tuple(sample * factor for sample in history.samples.get(key, ()))
+        scaled = {k: v * factor if k != "n" else v for k, v in stats.items()} if stats else None
+        out[index] = Observation(
+            key=key, value=history.values[index], samples=samples, stats=scaled
+        )
+    return out
+
+
+# Index-only scans of ix_result_series_started_at, newest first; replicates come from
+# the partial index of results that have them, over the same span of time. Only series
+# on their suite's default branch: only it has regressions, so a feature branch's step
+# never raises one on the published history.
+_HISTORIES = """
+SELECT s.id, s.direction, h.keys, h.values_base, h.units, h.stats, r.samples
+FROM unnest(%(ids)s::bigint[]) AS i(id)
+JOIN series AS s ON s.id = i.id
+JOIN suite ON suite.name = s.suite AND suite.default_branch = s.branch
+CROSS JOIN LATERAL (
+    SELECT array_agg(run_id::text ORDER BY started_at DESC, run_id DESC) AS keys,
+           array_agg(value_base ORDER BY started_at DESC, run_id DESC) AS values_base,
+           array_agg(unit ORDER BY started_at DESC, run_id DESC) AS units,
+           jsonb_agg(stats ORDER BY started_at DESC, run_id DESC)::text AS stats,
+           min(started_at) AS oldest
+    FROM (SELECT run_id, started_at, value_base, unit, stats FROM result
+          WHERE series_id = i.id ORDER BY started_at DESC, run_id DESC LIMIT %(window)s) AS recent
+) AS h
+LEFT JOIN LATERAL (
+    SELECT jsonb_object_agg(run_id::text, samples)::text AS samples FROM result
+    WHERE series_id = i.id AND samples IS NOT NULL AND started_at >= h.oldest
+) AS r ON true
+WHERE h.keys IS NOT NULL
+"""
+
+
+def read_histories(session: Session, series_ids: Sequence[int]) -> list[History]:
+    """Every series' recent history in one statement (binary arrays, JSON parsed here);
+    series off their default branch have none."""
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    with driver.cursor(binary=True) as cursor:
+        cursor.execute(_HISTORIES, {"ids": list(series_ids), "window": HISTORY_WINDOW})
+        rows = cursor.fetchall()
+    histories = []
+    for series_id, direction, keys, values, units, stats, samples in rows:
+        for column in (keys, values, units):
+            column.reverse()  # newest first from the index; detection wants oldest first
+        histories.append(
+            History(
+                series_id=series_id,
+                higher_is_better=direction == "higher",
+                keys=keys,
+                values=values,
+                units=units,
+                stats=orjson.loads(stats)[::-1],
+                samples=orjson.loads(samples) if samples else {},
             )
         )
-        directions = {series_id: direction for series_id, direction in rows}
-        chunk = list(directions)
-        histories = recent_results(session, chunk, window=HISTORY_WINDOW)
-        stored = _stored(session, chunk)
-        for series_id, history in histories.items():
-            new_ids += _check_series(
-                session,
-                series_id,
-                history,
-                stored[series_id],
-                higher_is_better=directions[series_id] == "higher",
+    return histories
+
+
+@dataclass
+class CheckReport:
+    """What one batch did and where its time went."""
+
+    series: int = 0
+    new_regressions: list[int] = field(default_factory=list)
+    read_s: float = 0.0  # database: histories and stored changes
+    build_s: float = 0.0  # rows to Observations
+    detect_s: float = 0.0  # detect_changes + reconcile_changes
+    write_s: float = 0.0  # database: storing what changed
+
+
+@dataclass(frozen=True)
+class _Stored:
+    id: int
+    key: str
+    direction: str
+    status: str
+    retracted: bool
+    sizes: tuple[float, float, float, float]
+
+
+@dataclass
+class _Changes:
+    refined: list[dict[str, Any]] = field(default_factory=list)
+    restored: list[int] = field(default_factory=list)  # retracted before, found again
+    retracted: list[int] = field(default_factory=list)
+    new: list[tuple[int, DetectedChange]] = field(default_factory=list)
+
+
+def check_series(
+    session: Session, series_ids: Sequence[int], *, notify_webhook: bool
+) -> CheckReport:
+    """Check each series over its recent history and store what changed."""
+    report = CheckReport()
+    started = time.perf_counter()
+    histories = read_histories(session, series_ids)
+    stored = _stored(session, series_ids)
+    report.read_s = time.perf_counter() - started
+    changes = _Changes()
+    for history in histories:
+        _check(history, stored[history.series_id], changes, report)
+    started = time.perf_counter()
+    report.new_regressions = _write(session, changes)
+    if notify_webhook and report.new_regressions:
+        queue_deliveries(session, report.new_regressions)
+    report.write_s = time.perf_counter() - started
+    report.series = len(histories)
+    return report
+
+
+def _stored(session: Session, series_ids: Sequence[int]) -> dict[int, list[_Stored]]:
+    rows = session.execute(
+        select(
+            Regression.id,
+            Regression.series_id,
+            Regression.run_id,
+            Regression.direction,
+            Regression.status,
+            Regression.retracted_at,
+            Regression.relative_change,
+            Regression.before_base,
+            Regression.after_base,
+            Regression.confidence,
+        ).where(Regression.series_id.in_(series_ids))
+    )
+    stored: dict[int, list[_Stored]] = defaultdict(list)
+    for row in rows:
+        sizes = (row.relative_change, row.before_base, row.after_base, row.confidence)
+        stored[row.series_id].append(
+            _Stored(
+                row.id,
+                str(row.run_id),
+                row.direction,
+                row.status,
+                row.retracted_at is not None,
+                sizes,
             )
-    session.flush()
-    return new_ids
-
-
-def _stored(session: Session, series_ids: list[int]) -> dict[int, list[Regression]]:
-    stored: dict[int, list[Regression]] = defaultdict(list)
-    for regression in session.scalars(
-        select(Regression).where(Regression.series_id.in_(series_ids))
-    ):
-        stored[regression.series_id].append(regression)
+        )
     return stored
 
 
-def _check_series(
-    session: Session,
-    series_id: int,
-    history: list[Any],
-    stored: list[Regression],
-    *,
-    higher_is_better: bool,
-) -> list[int]:
+def _check(history: History, stored: list[_Stored], changes: _Changes, report: CheckReport) -> None:
+    started = time.perf_counter()
     # A maintainer's `expected` resets the baseline: only data from that change on counts.
-    keys = [str(row.run_id) for row in history]
-    expected = [
-        keys.index(str(r.run_id))
-        for r in stored
-        if r.status == "expected" and str(r.run_id) in keys
-    ]
-    history = history[max(expected, default=0) :]
-    observations = [as_observation(row) for row in history]
-    detected = detect_changes(observations, higher_is_better=higher_is_better)
-    by_key = {str(r.run_id): r for r in stored}
+    position = {key: index for index, key in enumerate(history.keys)}
+    start = max((position.get(s.key, 0) for s in stored if s.status == "expected"), default=0)
+    observed = observations(history)[start:]
+    built = time.perf_counter()
+    detected = detect_changes(observed, higher_is_better=history.higher_is_better)
     reconciliation = reconcile_changes(
-        [o.key for o in observations],
+        [o.key for o in observed],
         [
-            StoredChange(
-                key=k,
-                direction=r.direction,  # type: ignore[arg-type]
-                triaged=r.status != "untriaged",
-            )
-            for k, r in by_key.items()
+            StoredChange(key=s.key, direction=s.direction, triaged=s.status != "untriaged")  # type: ignore[arg-type]
+            for s in stored
         ],
         detected,
     )
-    started = {str(row.run_id): row.started_at for row in history}
+    report.build_s += built - started
+    report.detect_s += time.perf_counter() - built
+    _collect(history.series_id, stored, reconciliation, changes)
+
+
+def _collect(
+    series_id: int, stored: list[_Stored], reconciliation: Reconciliation, changes: _Changes
+) -> None:
+    by_key = {s.key: s for s in stored}
     for key, change in reconciliation.refined.items():
-        _refine(by_key[key], change, started[change.key])
-    for key in reconciliation.retracted:
-        if by_key[key].retracted_at is None:
-            by_key[key].retracted_at = datetime.now(UTC)
-            session.add(
-                RegressionEvent(
-                    regression_id=by_key[key].id,
-                    actor=DETECTOR,
-                    changes={"retracted": [False, True]},
-                )
+        # The stored change keeps its run and takes the fresh sizes (detect.py).
+        sizes = (change.relative_change, change.before, change.after, change.confidence)
+        if sizes != by_key[key].sizes or by_key[key].retracted:
+            changes.refined.append(
+                {
+                    "id": by_key[key].id,
+                    "relative_change": change.relative_change,
+                    "before_base": change.before,
+                    "after_base": change.after,
+                    "confidence": change.confidence,
+                    "retracted_at": None,
+                }
             )
+        if by_key[key].retracted:
+            changes.restored.append(by_key[key].id)
+    changes.retracted += [by_key[key].id for key in reconciliation.retracted]
+    changes.new += [(series_id, change) for change in reconciliation.new]
+
+
+def _write(session: Session, changes: _Changes) -> list[int]:
+    """Store the batch's changes; returns the ids of new regressions."""
+    events = [_event(rid, {"retracted": [True, False]}) for rid in changes.restored]
+    if changes.refined:
+        session.execute(update(Regression), changes.refined)
+    if changes.retracted:
+        retracted = session.scalars(
+            update(Regression)
+            .where(Regression.id.in_(changes.retracted), Regression.retracted_at.is_(None))
+            .values(retracted_at=func.now())
+            .returning(Regression.id)
+        )
+        events += [_event(rid, {"retracted": [False, True]}) for rid in retracted]
+    new_ids = _insert_new(session, changes.new) if changes.new else []
+    events += [_event(rid, {"detected": detail}) for rid, detail in new_ids]
+    if events:
+        session.execute(pg_insert(RegressionEvent), events)
+    return [rid for rid, _ in new_ids]
+
+
+def _insert_new(
+    session: Session, new: list[tuple[int, DetectedChange]]
+) -> list[tuple[int, dict[str, float]]]:
+    started = _started_at(session, [change.key for _, change in new])
+    rows: list[dict[str, Any]] = [
+        {
+            "series_id": series_id,
+            "run_id": change.key,
+            "started_at": started[change.key],
+            "direction": change.direction,
+            "relative_change": change.relative_change,
+            "before_base": change.before,
+            "after_base": change.after,
+            "confidence": change.confidence,
+            "retracted_at": None,
+            "links": [],
+        }
+        for series_id, change in new
+    ]
+    insert = pg_insert(Regression).values(rows)
+    # A change found again on the run of a retracted one of the other direction: the
+    # stored row takes the new finding (one row per series and run).
+    statement = insert.on_conflict_do_update(
+        constraint="uq_regression_series_id_run_id",
+        set_={
+            column: insert.excluded[column]
+            for column in (
+                "direction",
+                "relative_change",
+                "before_base",
+                "after_base",
+                "confidence",
+                "retracted_at",
+            )
+        },
+    ).returning(Regression.id, Regression.relative_change, Regression.confidence)
     return [
-        _store_new(session, series_id, change, started[change.key]) for change in reconciliation.new
+        (row.id, {"relative_change": row.relative_change, "confidence": row.confidence})
+        for row in session.execute(statement)
     ]
 
 
-def _refine(regression: Regression, change: DetectedChange, started_at: datetime) -> None:
-    regression.run_id = change.key  # type: ignore[assignment]
-    regression.started_at = started_at
-    regression.relative_change = change.relative_change
-    regression.before_base, regression.after_base = change.before, change.after
-    regression.confidence = change.confidence
-    regression.retracted_at = None
+def _started_at(session: Session, keys: list[str]) -> dict[str, datetime]:
+    rows = session.execute(select(Run.id, Run.started_at).where(Run.id.in_(keys)))
+    return {str(run_id): started_at for run_id, started_at in rows}
 
 
-def _store_new(
-    session: Session, series_id: int, change: DetectedChange, started_at: datetime
-) -> int:
-    regression = Regression(
-        series_id=series_id,
-        run_id=change.key,
-        started_at=started_at,
-        direction=change.direction,
-        relative_change=change.relative_change,
-        before_base=change.before,
-        after_base=change.after,
-        confidence=change.confidence,
-        status="untriaged",
-        links=[],
-    )
-    session.add(regression)
-    session.flush()
-    session.add(
-        RegressionEvent(
-            regression_id=regression.id,
-            actor=DETECTOR,
-            changes={
-                "detected": {
-                    "relative_change": change.relative_change,
-                    "confidence": change.confidence,
-                }
-            },
-        )
-    )
-    return regression.id
-
-
-def schedule_detection(
-    background: BackgroundTasks, request: Request, series_ids: list[int]
-) -> None:
-    """Check the series after the response, in the web process (see detect_after_upload)."""
-    settings: Settings = request.app.state.settings
-    background.add_task(
-        detect_after_upload, request.app.state.session_factory, series_ids, settings.webhook_url
-    )
-
-
-def detect_after_upload(
-    session_factory: sessionmaker[Session], series_ids: list[int], webhook_url: str | None
-) -> None:
-    """The background task: detect in its own transaction, then notify."""
-    from benchboard.regressions.notify import notify_new_regressions
-
-    try:
-        with session_factory() as session, session.begin():
-            new_ids = detect_for_series(session, series_ids)
-    except Exception:
-        logger.exception("change detection failed for %d series", len(series_ids))
-        return
-    if new_ids and webhook_url:
-        notify_new_regressions(session_factory, new_ids, webhook_url)
+def _event(regression_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+    return {"regression_id": regression_id, "actor": DETECTOR, "changes": changes}

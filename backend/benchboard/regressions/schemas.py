@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
 from benchboard.series.schemas import SeriesIdentity
-from benchboard.vocabulary import ChangeDirection, TriageStatus
+from benchboard.vocabulary import ChangeDirection, DeliveryState, TriageStatus
 
 
 class RegressionOut(BaseModel):
@@ -29,6 +29,10 @@ class RegressionOut(BaseModel):
 class RegressionPage(BaseModel):
     items: list[RegressionOut]
     next_cursor: str | None
+    detection_pending_series: int = Field(
+        description="Series matching the filters that still wait for change detection:"
+        " this list may still grow or change."
+    )
 
 
 class RegressionTriage(BaseModel):
@@ -50,3 +54,32 @@ class RegressionEventOut(BaseModel):
 
 class RegressionHistory(BaseModel):
     items: list[RegressionEventOut]
+
+
+class WebhookDeliveryOut(BaseModel):
+    """One announcement of a new regression and every attempt to send it."""
+
+    id: int
+    regression_id: int
+    event: str
+    state: DeliveryState
+    created_at: datetime
+    attempts: int
+    last_attempt_at: datetime | None
+    last_status: int | None = Field(description="HTTP status of the last attempt, if any")
+    last_error: str | None
+    next_attempt_at: datetime | None = Field(description="When a pending delivery is retried")
+    delivered_at: datetime | None
+
+
+class WebhookDeliveryPage(BaseModel):
+    items: list[WebhookDeliveryOut]
+
+
+class DetectionQueueOut(BaseModel):
+    """The change-detection queue: how far behind the workers are."""
+
+    queued_series: int
+    oldest_queued_at: datetime | None
+    oldest_age_s: float | None = Field(description="Age of the oldest pending check, seconds")
+    failing_series: int = Field(description="Queued series whose last check failed (retrying)")

@@ -4,11 +4,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import Session
 
 from benchboard.errors import FieldError, NotFound, ValidationFailed
-from benchboard.models import Hardware, Regression, RegressionEvent, Series
+from benchboard.models import DetectionQueue, Hardware, Regression, RegressionEvent, Series
 from benchboard.pagination import Keyset, keyset_page
 from benchboard.regressions.schemas import (
     RegressionEventOut,
@@ -55,7 +55,7 @@ def _out(row: Any) -> RegressionOut:
 class RegressionFilter:
     """Detected changes of a suite, language, benchmark, machine or series, by status,
     direction and date; every given field must match. Only the default branch has them
-    (see detect_for_series); `branch` shows those of a branch that was the default once."""
+    (see regressions/runner.py); `branch` shows those of a branch that was the default once."""
 
     suite: str | None = None
     branch: str | None = None
@@ -67,21 +67,30 @@ class RegressionFilter:
     direction: ChangeDirection | None = None
     since: datetime | None = None
 
-    def conditions(self) -> list[ColumnElement[bool]]:
+    def series_conditions(self) -> list[ColumnElement[bool]]:
+        """The conditions on the series alone (joined with Hardware); the default branch's
+        series unless a branch or a series is named."""
         equal_to: list[tuple[Any, object]] = [
             (Series.suite, self.suite),
             (Series.language, self.language),
             (Series.benchmark, self.benchmark),
             (Hardware.name, self.hardware),
-            (Regression.series_id, self.series_id),
-            (Regression.status, self.status),
-            (Regression.direction, self.direction),
+            (Series.id, self.series_id),
         ]
         conditions = [column == value for column, value in equal_to if value is not None]
         if self.branch is not None:
             conditions.append(Series.branch == self.branch)
         elif self.series_id is None:
             conditions.append(on_default_branch(Series.suite, Series.branch))
+        return conditions
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        equal_to: list[tuple[Any, object]] = [
+            (Regression.status, self.status),
+            (Regression.direction, self.direction),
+        ]
+        conditions = self.series_conditions()
+        conditions += [column == value for column, value in equal_to if value is not None]
         if self.since is not None:
             conditions.append(Regression.started_at >= self.since)
         return conditions
@@ -95,7 +104,21 @@ def list_regressions(
 ) -> RegressionPage:
     query = _query().where(*regression_filter.conditions())
     page = keyset_page(session, query, NEWEST_FIRST, limit=limit, cursor=cursor)
-    return RegressionPage(items=[_out(row) for row in page.rows], next_cursor=page.next_cursor)
+    return RegressionPage(
+        items=[_out(row) for row in page.rows],
+        next_cursor=page.next_cursor,
+        detection_pending_series=_pending_series(session, regression_filter),
+    )
+
+
+def _pending_series(session: Session, regression_filter: RegressionFilter) -> int:
+    """Queued series the filter's series conditions select: their changes may still come."""
+    query = select(func.count()).select_from(DetectionQueue)
+    conditions = regression_filter.series_conditions()
+    if conditions:
+        query = query.join(Series, Series.id == DetectionQueue.series_id)
+        query = query.join(Hardware, Hardware.id == Series.hardware_id).where(*conditions)
+    return session.scalar(query) or 0
 
 
 def get_regression(session: Session, regression_id: int) -> RegressionOut:

@@ -74,12 +74,6 @@ def store_batch(session: Session, batch: ParsedBatch, *, uploader: Principal) ->
     return stored
 
 
-def new_series(stored: list[StoredRun]) -> list[int]:
-    """Every series the batch's new runs touched on their default branch, once: one
-    detection per series."""
-    return sorted({series_id for run in stored for series_id in run.series_to_check})
-
-
 def answer_batch(stored: list[StoredRun], response: Response) -> RunBatchCreated:
     """201 when any run is new; 200 when the whole batch was stored before."""
     created = sum(run.created for run in stored)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from benchboard.errors import NotFound
 from benchboard.models import Hardware, Result, Run, Series
 from benchboard.pagination import Keyset, keyset_page
+from benchboard.regressions.queue import pending_in_run
 from benchboard.runs.schemas import (
     HardwareOut,
     ResultOut,
@@ -111,6 +112,7 @@ def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
         environment=run.environment,
         hardware=HardwareOut(name=hardware_name, info=hardware_info or {}),
         results=[_result_out(result, series, count) for result, series, count in results],
+        detection_pending_series=pending_in_run(session, run_id),
     )
 
 

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
-from benchboard.regressions.runner import schedule_detection
 from benchboard.runs import batch, queries, service
 from benchboard.runs.body import parse_upload, read_body, require_json
 from benchboard.runs.queries import RunFilter
@@ -69,15 +68,12 @@ async def create_run(
     session: SessionDep,
     settings: SettingsDep,
     token: UploadToken,
-    background: BackgroundTasks,
 ) -> RunCreated:
     """Upload one run (contract v1). Stored whole or not at all."""
     require_json(request)
     body = await read_body(request, limit=settings.max_body_bytes)
     # Validating and storing 100,000 results is CPU and database work: off the event loop.
     stored = await run_in_threadpool(_parse_and_store, session, body, token)
-    if stored.series_to_check:
-        schedule_detection(background, request, stored.series_to_check)
     return service.answer_upload(stored, response)
 
 
@@ -107,17 +103,13 @@ async def create_run_batch(
     session: SessionDep,
     settings: SettingsDep,
     token: UploadToken,
-    background: BackgroundTasks,
 ) -> RunBatchCreated:
     """Upload many runs (`{"runs": [contract v1 run, …]}`), stored in one transaction:
     all or none. Each run is validated and stored as POST /runs does it, idempotent by
-    its `id`; change detection then runs once per series of the whole batch."""
+    its `id`; each series of the batch is queued once for change detection."""
     require_json(request)
     body = await read_body(request, limit=settings.max_body_bytes)
     stored = await run_in_threadpool(_parse_and_store_batch, session, body, token)
-    series_ids = batch.new_series(stored)
-    if series_ids:
-        schedule_detection(background, request, series_ids)
     return batch.answer_batch(stored, response)
 
 

@@ -189,3 +189,6 @@ class RunDetail(RunSummary):
     environment: dict[str, str]
     hardware: HardwareOut
     results: list[ResultOut]
+    detection_pending_series: int = Field(
+        description="Series of this run still waiting for change detection"
+    )

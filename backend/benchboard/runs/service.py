@@ -1,5 +1,9 @@
 """Storing an upload: whole or not at all, inside the request's transaction.
 
+A new run also queues the change-detection check of its series, in the same
+transaction (regressions/queue.py): an acknowledged upload always gets its check, and
+the request itself does no detection work.
+
 The bulk parts talk to psycopg directly: new series are inserted with one `unnest`
 statement and results are written with binary COPY (bulk.py), because one upload may
 carry 100,000 results and row-by-row inserts are 3-5x slower. Everything else is
@@ -22,7 +26,9 @@ from sqlalchemy.orm import Session
 
 from benchboard.bulk import CopyLayout
 from benchboard.errors import Conflict, FieldError, ValidationFailed
+from benchboard.metrics import RESULTS_STORED
 from benchboard.models import Hardware, Result, Run, Series
+from benchboard.regressions.queue import enqueue_run
 from benchboard.runs.schemas import ResultUpload, RunCreated, RunUpload
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard.suites.service import resolve_branch
@@ -35,14 +41,6 @@ class StoredRun:
     id: uuid.UUID
     result_count: int
     created: bool
-    series_ids: list[int]
-    on_default_branch: bool
-
-    @property
-    def series_to_check(self) -> list[int]:
-        """Series change detection must look at: only the default branch has regressions,
-        so a feature branch's step never raises one on the published history."""
-        return self.series_ids if self.created and self.on_default_branch else []
 
 
 @dataclass(frozen=True)
@@ -80,18 +78,16 @@ def store_run(
         return _existing_run(session, run_id, raw_body)
     series_ids = _resolve_series(session, where, rows)
     RESULT_COPY.write(_driver_connection(session), _result_rows(run_id, upload, rows, series_ids))
-    return StoredRun(
-        id=run_id,
-        result_count=len(rows),
-        created=True,
-        series_ids=series_ids,
-        on_default_branch=on_default,
-    )
+    if on_default:  # only the default branch has regressions
+        enqueue_run(session, run_id)  # last: its queue-row locks are held only until commit
+    return StoredRun(id=run_id, result_count=len(rows), created=True)
 
 
 def answer_upload(stored: StoredRun, response: Response) -> RunCreated:
     """201 with where the run is for a new run; 200 for an idempotent repeat."""
     response.status_code = 201 if stored.created else 200
+    if stored.created:
+        RESULTS_STORED.inc(stored.result_count)
     return RunCreated(
         id=stored.id, url=f"/api/v1/runs/{stored.id}", result_count=stored.result_count
     )
@@ -215,8 +211,6 @@ def identical_repeats(
             id=run_id,
             result_count=count,
             created=False,
-            series_ids=[],
-            on_default_branch=False,
         )
         for run_id, digest, count in rows
         if digest == digests[run_id]
@@ -230,13 +224,7 @@ def _existing_run(session: Session, run_id: uuid.UUID, raw_body: bytes) -> Store
     same_bytes = stored.upload_sha256 == hashlib.sha256(raw_body).digest()
     if not same_bytes and orjson.loads(stored.upload_body) != orjson.loads(raw_body):
         raise Conflict(f"run {run_id} exists with a different body; send a new id")
-    return StoredRun(
-        id=run_id,
-        result_count=stored.result_count,
-        created=False,
-        series_ids=[],
-        on_default_branch=False,
-    )
+    return StoredRun(id=run_id, result_count=stored.result_count, created=False)
 
 
 def _driver_connection(session: Session) -> psycopg.Connection[Any]:
@@ -247,7 +235,7 @@ def _driver_connection(session: Session) -> psycopg.Connection[Any]:
 
 def _resolve_series(session: Session, where: _Where, rows: list[_SeriesRow]) -> list[int]:
     """Series ids in the order of `rows`, creating the series that are new."""
-    known = _suite_series(session, where)
+    known = _known_series(session, where, rows)
     missing = sorted(
         (row for row in rows if row.fingerprint not in known), key=lambda row: row.fingerprint
     )  # one lock order against deadlocks
@@ -266,10 +254,22 @@ def _resolve_series(session: Session, where: _Where, rows: list[_SeriesRow]) -> 
 _Known = dict[bytes, tuple[int, str]]
 
 
-def _suite_series(session: Session, where: _Where) -> _Known:
-    """Every series of the suite on this branch and machine: a superset of the run's, since
-    all three are part of each series' identity; one scan is far cheaper than 100,000 key
+# Up to this many results, an upload looks its series up by fingerprint; above, it reads
+# every series of its suite on its branch and machine.
+KEY_LOOKUP_LIMIT = 5_000
+
+
+def _known_series(session: Session, where: _Where, rows: list[_SeriesRow]) -> _Known:
+    """The stored series among the run's. A small upload looks its own up: a CI run of 50
+    results must not read a suite of 100,000 series (that took ~1 s). A large one reads
+    every series of the suite on this branch and machine, a superset of the run's since
+    all three are part of each series' identity: one scan is far cheaper than 100,000 key
     lookups."""
+    if len(rows) <= KEY_LOOKUP_LIMIT:
+        fingerprints = [row.fingerprint for row in rows]
+        return _series_where(
+            session, Series.fingerprint.in_(fingerprints), Series.branch == where.branch
+        )
     return _series_where(
         session,
         Series.suite == where.suite,

@@ -4,14 +4,13 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from benchboard.deps import SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
-from benchboard.regressions.runner import schedule_detection
 from benchboard.runs import service
 from benchboard.runs.body import read_body
 from benchboard.runs.schemas import SLUG_PATTERN
@@ -46,7 +45,6 @@ async def ingest_tool_output(
     session: SessionDep,
     settings: SettingsDep,
     token: UploadToken,
-    background: BackgroundTasks,
     suite: Annotated[str, Query(pattern=SLUG_PATTERN)],
     hardware: Annotated[str, Query(min_length=1, max_length=200)],
     language: str | None = None,
@@ -96,8 +94,6 @@ async def ingest_tool_output(
     )
     chosen = None if tool_format == "auto" else tool_format
     stored, skipped = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
-    if stored.series_to_check:
-        schedule_detection(background, request, stored.series_to_check)
     created = service.answer_upload(stored, response)
     return ToolRunCreated(**created.model_dump(), skipped=skipped)
 

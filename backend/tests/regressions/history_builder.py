@@ -1,10 +1,20 @@
-"""Upload a series' history run by run, as a runner would."""
+"""Upload a series' history run by run, as a runner would, with detection after each."""
 
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from benchboard.regressions.runner import CheckReport
+from benchboard.regressions.worker import Worker
 from tests.builders import result, run
+
+TEST_WORKER_ID = 1
+
+
+def check_queued(client: TestClient) -> CheckReport:
+    """What a worker would do now: check every queued series, in the test's transaction."""
+    state = client.app.state  # type: ignore[attr-defined]
+    return Worker(state.settings, state.session_factory, worker_id=TEST_WORKER_ID).drain()
 
 
 def upload_history(
@@ -13,10 +23,13 @@ def upload_history(
     values: list[float],
     first_day: int = 0,
     branch: str | None = None,
+    *,
+    check: bool = True,
     **result_fields: Any,
 ) -> list[str]:
     """One run a day from 2025-01-01 + first_day, so later calls continue the history;
-    on `branch` (git.branch) when given."""
+    on `branch` (git.branch) when given; with `check`, the queue is checked after each
+    upload, as a worker would."""
     run_ids = []
     for day, value in enumerate(values, start=first_day):
         body = run(
@@ -27,6 +40,8 @@ def upload_history(
             body["git"] = {"branch": branch, "commit": f"c{day:04d}"}
         response = client.post("/api/v1/runs", json=body, headers=auth)
         assert response.status_code == 201, response.text
+        if check:
+            check_queued(client)
         run_ids.append(body["id"])
     return run_ids
 

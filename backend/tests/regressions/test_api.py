@@ -1,9 +1,6 @@
 """Detection after uploads, triage with permissions and an audit trail."""
 
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -142,43 +139,3 @@ def test_expected_resets_the_baseline(
     _patch(client, regression_id, {"status": "expected"}, maintain_token)
     upload_history(client, auth, [v * 1.3 for v in NOISY_LEVEL], first_day=20)
     assert [r["id"] for r in regressions(client)] == [regression_id]
-
-
-class _Recorder(BaseHTTPRequestHandler):
-    bodies: ClassVar[list[bytes]] = []
-    fail_first = True
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        failing = _Recorder.fail_first
-        _Recorder.fail_first = False
-        if not failing:
-            _Recorder.bodies.append(body)
-        self.send_response(503 if failing else 204)
-        self.end_headers()
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def webhook_url() -> Iterator[str]:
-    server = HTTPServer(("127.0.0.1", 0), _Recorder)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/hook"
-    server.shutdown()
-
-
-def test_new_regression_posts_the_webhook_with_a_retry(
-    client: TestClient, auth: dict[str, str], webhook_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import json
-
-    monkeypatch.setattr(client.app.state.settings, "webhook_url", webhook_url)  # type: ignore[attr-defined]
-    monkeypatch.setattr("benchboard.regressions.notify.FIRST_BACKOFF_S", 0.01)
-    upload_history(client, auth, STEPPED)
-    (body,) = _Recorder.bodies
-    payload = json.loads(body)
-    assert payload["event"] == "regression.detected"
-    assert payload["regression"]["direction"] == "regression"

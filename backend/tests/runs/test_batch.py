@@ -8,10 +8,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchboard.models import Run
+from benchboard.models import DetectionQueue, Run
 from benchboard.runs import batch as batch_module
 from tests.builders import result, run
-from tests.regressions.history_builder import STEPPED
+from tests.regressions.history_builder import STEPPED, check_queued
 
 
 def post_batch(client: TestClient, runs: list[dict[str, Any]], auth: dict[str, str]) -> Any:
@@ -155,23 +155,14 @@ def test_empty_batch_and_not_json_are_refused(client: TestClient, auth: dict[str
     assert response.status_code == 400
 
 
-def test_detection_runs_once_per_series_of_the_batch(
-    client: TestClient, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch
+def test_a_batch_queues_each_series_once_and_one_check_finds_its_steps(
+    client: TestClient, auth: dict[str, str], session: Session
 ) -> None:
-    from benchboard.regressions import runner
-
-    calls: list[list[int]] = []
-    detect = runner.detect_for_series
-
-    def counted(session: Session, series_ids: list[int]) -> list[int]:
-        calls.append(list(series_ids))
-        return detect(session, series_ids)
-
-    monkeypatch.setattr(runner, "detect_for_series", counted)
     runs = history(STEPPED) + history(STEPPED, benchmark="other")
     assert post_batch(client, runs, auth).status_code == 201
-    (checked,) = calls
-    assert len(checked) == len(set(checked)) == 2
+    queued = session.execute(select(DetectionQueue.series_id, DetectionQueue.requests)).all()
+    assert sorted(requests for _, requests in queued) == [20, 20]  # one row per series
+    assert check_queued(client).series == 2
     found = client.get("/api/v1/regressions").json()["items"]
     assert sorted(item["series"]["benchmark"] for item in found) == ["file-write-tiny", "other"]
     assert {item["run_id"] for item in found} == {runs[10]["id"], runs[30]["id"]}

@@ -195,6 +195,31 @@ def test_series_identity_is_computed_once_and_shared(
     assert session.scalar(select(func.count()).select_from(Series)) == 1
 
 
+@pytest.mark.parametrize("lookup_limit", [0, 10_000], ids=["suite scan", "key lookup"])
+def test_a_run_extends_the_series_it_shares_with_earlier_ones(
+    client: TestClient,
+    auth: dict[str, str],
+    session: Session,
+    monkeypatch: pytest.MonkeyPatch,
+    lookup_limit: int,
+) -> None:
+    """Small uploads look their series up by key, large ones scan the suite: same result."""
+    monkeypatch.setattr("benchboard.runs.service.KEY_LOOKUP_LIMIT", lookup_limit)
+    first = run(results=[result(benchmark=f"b{i}") for i in range(20)])
+    other_suite = run(suite="elsewhere", results=[result(benchmark="b0")])
+    later = run(
+        started_at="2025-04-01T00:00:00Z",
+        results=[result(benchmark=f"b{i}") for i in range(10, 30)],
+    )
+    for body in (first, other_suite, later):
+        assert post(client, body, auth).status_code == 201
+    assert session.scalar(select(func.count()).select_from(Series)) == 31
+    shared = select(func.count(func.distinct(Result.series_id))).where(
+        Result.run_id.in_([uuid.UUID(first["id"]), uuid.UUID(later["id"])])
+    )
+    assert session.scalar(shared) == 30
+
+
 def test_sql_and_html_in_names_are_stored_verbatim(
     client: TestClient, auth: dict[str, str]
 ) -> None:

@@ -23,10 +23,6 @@ def get(client: TestClient, path: str, **params: Any) -> Any:
 
 
 @pytest.mark.usefixtures("seeded")
-def test_health_is_ok(client: TestClient) -> None:
-    assert get(client, "/api/v1/health") == {"status": "ok"}
-
-
 @pytest.mark.usefixtures("seeded")
 def test_facets_count_under_the_other_filters(client: TestClient) -> None:
     facets = get(client, "/api/v1/facets", language="dart", mode="async")["dimensions"]

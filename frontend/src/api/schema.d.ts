@@ -115,7 +115,7 @@ export interface paths {
         };
         /**
          * Get Health
-         * @description `ok` once the database answers.
+         * @description `ok` once the database answers, with how far change detection is behind.
          */
         get: operations["get_health_api_v1_health_get"];
         put?: never;
@@ -247,7 +247,7 @@ export interface paths {
          * Create Run Batch
          * @description Upload many runs (`{"runs": [contract v1 run, …]}`), stored in one transaction:
          *     all or none. Each run is validated and stored as POST /runs does it, idempotent by
-         *     its `id`; change detection then runs once per series of the whole batch.
+         *     its `id`; each series of the batch is queued once for change detection.
          */
         post: operations["create_run_batch_api_v1_runs_batch_post"];
         delete?: never;
@@ -414,6 +414,26 @@ export interface paths {
          * @description Change the settings sent (partial update); needs a `maintain` token.
          */
         put: operations["update_suite_api_v1_suites__suite__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhook Deliveries
+         * @description The webhook outbox, newest first: every delivery's attempts, status and error.
+         */
+        get: operations["list_webhook_deliveries_api_v1_webhooks_deliveries_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -621,6 +641,26 @@ export interface components {
             /** Run Count */
             run_count: number;
         };
+        /**
+         * DetectionQueueOut
+         * @description The change-detection queue: how far behind the workers are.
+         */
+        DetectionQueueOut: {
+            /**
+             * Failing Series
+             * @description Queued series whose last check failed (retrying)
+             */
+            failing_series: number;
+            /**
+             * Oldest Age S
+             * @description Age of the oldest pending check, seconds
+             */
+            oldest_age_s: number | null;
+            /** Oldest Queued At */
+            oldest_queued_at: string | null;
+            /** Queued Series */
+            queued_series: number;
+        };
         /** ErrorOut */
         ErrorOut: {
             /** Error */
@@ -724,6 +764,12 @@ export interface components {
             };
             /** Name */
             name: string;
+        };
+        /** HealthOut */
+        HealthOut: {
+            detection: components["schemas"]["DetectionQueueOut"];
+            /** Status */
+            status: string;
         };
         /**
          * HistoryPoint
@@ -936,6 +982,11 @@ export interface components {
         };
         /** RegressionPage */
         RegressionPage: {
+            /**
+             * Detection Pending Series
+             * @description Series matching the filters that still wait for change detection: this list may still grow or change.
+             */
+            detection_pending_series: number;
             /** Items */
             items: components["schemas"]["RegressionOut"][];
             /** Next Cursor */
@@ -1121,6 +1172,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Detection Pending Series
+             * @description Series of this run still waiting for change detection
+             */
+            detection_pending_series: number;
             /** Environment */
             environment: {
                 [key: string]: string;
@@ -1647,6 +1703,51 @@ export interface components {
             /** Unchanged */
             unchanged: number;
         };
+        /**
+         * WebhookDeliveryOut
+         * @description One announcement of a new regression and every attempt to send it.
+         */
+        WebhookDeliveryOut: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            /** Event */
+            event: string;
+            /** Id */
+            id: number;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Last Error */
+            last_error: string | null;
+            /**
+             * Last Status
+             * @description HTTP status of the last attempt, if any
+             */
+            last_status: number | null;
+            /**
+             * Next Attempt At
+             * @description When a pending delivery is retried
+             */
+            next_attempt_at: string | null;
+            /** Regression Id */
+            regression_id: number;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "gave_up";
+        };
+        /** WebhookDeliveryPage */
+        WebhookDeliveryPage: {
+            /** Items */
+            items: components["schemas"]["WebhookDeliveryOut"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -2007,9 +2108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: string;
-                    };
+                    "application/json": components["schemas"]["HealthOut"];
                 };
             };
         };
@@ -2883,6 +2982,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_webhook_deliveries_api_v1_webhooks_deliveries_get: {
+        parameters: {
+            query?: {
+                /** @description only those not delivered after an attempt */
+                failing?: boolean;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

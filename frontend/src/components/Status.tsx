@@ -13,6 +13,30 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="status status-empty">{children}</p>;
 }
 
+/**
+ * Some series the page shows still wait for change detection (a worker checks them in the
+ * background after an upload); the page refreshes itself until they are checked.
+ */
+export function DetectionPending({
+  series,
+  scope,
+  effect,
+}: {
+  series: number;
+  scope: string;
+  effect: string;
+}) {
+  if (series === 0) return null;
+  return (
+    <p className="status status-pending" role="status" aria-live="polite" data-testid="detection-pending">
+      Change detection pending for {series.toLocaleString("en")} {scope}: {effect}
+    </p>
+  );
+}
+
+/** While some series wait for change detection, ask again every few seconds. */
+export const POLL_WHILE_PENDING_MS = 2000;
+
 /** An API error as the service states it, with every offending field. */
 export function ErrorMessage({ error }: { error: unknown }) {
   const apiError = error instanceof ApiError ? error : null;

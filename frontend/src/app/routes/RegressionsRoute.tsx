@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
 import type { Facets } from "../../api/types";
-import { Empty, ErrorMessage, Loading } from "../../components/Status";
+import { DetectionPending, Empty, ErrorMessage, Loading } from "../../components/Status";
 import { facetsQuery } from "../../features/filters/api";
 import { regressionsQuery } from "../../features/regressions/api";
 import { RegressionFilterBar } from "../../features/regressions/components/RegressionFilterBar";
@@ -31,6 +31,13 @@ export function RegressionsRoute() {
         languages={values(facets.data, "language")}
         onChange={(key, value) => setParams(setRegressionFilter(params, key, value))}
       />
+      {page.data ? (
+        <DetectionPending
+          series={page.data.detection_pending_series}
+          scope="series matching these filters"
+          effect="this list may still grow."
+        />
+      ) : null}
       {page.error ? <ErrorMessage error={page.error} /> : null}
       {page.isPending ? <Loading what="regressions" /> : null}
       {page.data ? (

@@ -3,7 +3,7 @@ import { Link, useParams } from "react-router";
 import type { RunDetail } from "../../api/types";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
-import { QueryView } from "../../components/Status";
+import { DetectionPending, QueryView } from "../../components/Status";
 import { runQuery, uploadUrl } from "../../features/runs/api";
 import { PreviousRunLink } from "../../features/runs/components/PreviousRunLink";
 import { RunMeta } from "../../features/runs/components/RunMeta";
@@ -25,6 +25,11 @@ function RunPage({ run }: { run: RunDetail }) {
         </a>
         <Link to={`/runs?suite=${encodeURIComponent(run.suite)}`}>Other runs of {run.suite}</Link>
       </div>
+      <DetectionPending
+        series={run.detection_pending_series}
+        scope="of this run's series"
+        effect="changes it shows will be listed under Regressions once checked."
+      />
       <RunMeta run={run} />
       <h2>Results</h2>
       <DataTable

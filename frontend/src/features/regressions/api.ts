@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import type { RegressionTriage } from "../../api/types";
+import { POLL_WHILE_PENDING_MS } from "../../components/Status";
 import { bearer } from "../../lib/maintainerToken";
 import type { RegressionFilters } from "./lib/filters";
 
@@ -13,6 +14,7 @@ export const regressionsQuery = (filters: RegressionFilters) =>
     queryFn: ({ signal }) =>
       unwrap(api.GET("/api/v1/regressions", { params: { query: { ...filters, limit: PAGE_SIZE } }, signal })),
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.detection_pending_series ? POLL_WHILE_PENDING_MS : false),
   });
 
 /** Every change detected on one series, for its history chart (a few at most, so one page). */

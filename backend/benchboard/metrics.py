@@ -1,0 +1,146 @@
+"""Prometheus metrics: request latencies, detection work, webhook attempts, queue depth.
+
+Counters and histograms live in the process that does the work (API workers, detection
+workers). Under `benchboard serve` every process writes them to one
+PROMETHEUS_MULTIPROC_DIR, so `GET /metrics` on any API worker shows the whole machine.
+Queue depth, lag and the webhook backlog are read from PostgreSQL at scrape time: one
+truth for every replica and worker that shares the database.
+"""
+
+import os
+import time
+from collections.abc import Iterator
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from benchboard.config import MULTIPROC_ENV
+from benchboard.models import WebhookDelivery
+from benchboard.regressions.queue import queue_status
+
+# Decided as prometheus_client decided it, on import: do this process's metrics go to
+# the shared directory?
+MULTIPROCESS = bool(os.environ.get(MULTIPROC_ENV))
+
+HTTP_SECONDS = Histogram(
+    "benchboard_http_request_seconds",
+    "HTTP requests by route template, method and status (uploads: POST /api/v1/runs)",
+    ["method", "route", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+RESULTS_STORED = Counter("benchboard_results_stored_total", "Results stored by new runs")
+DETECTION_SERIES = Counter("benchboard_detection_series_total", "Series checked by workers")
+DETECTION_SECONDS = Counter(
+    "benchboard_detection_seconds_total",
+    "Worker time checking series, by phase: read and write are database time, build and"
+    " detect are Python (rows to observations, the detector)",
+    ["phase"],
+)
+DETECTION_SECONDS_PER_SERIES = Histogram(
+    "benchboard_detection_seconds_per_series",
+    "Mean time per series of each checked batch",
+    buckets=(0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1),
+)
+DETECTION_LAG = Histogram(
+    "benchboard_detection_lag_seconds",
+    "From a series' queued request to its stored check",
+    buckets=(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900),
+)
+REGRESSIONS_DETECTED = Counter("benchboard_regressions_detected_total", "New changes stored")
+WEBHOOK_ATTEMPTS = Counter(
+    "benchboard_webhook_attempts_total", "Webhook POSTs by outcome", ["outcome"]
+)
+
+
+class RequestMetrics:
+    """ASGI middleware: one histogram observation per HTTP request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_status)
+        finally:
+            route = getattr(scope.get("route"), "path", "unmatched")
+            HTTP_SECONDS.labels(scope["method"], route, str(status)).observe(
+                time.perf_counter() - started
+            )
+
+
+class _DatabaseGauges(Collector):
+    """Queue depth, lag and webhook backlog, read when scraped."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def collect(self) -> Iterator[Metric]:
+        status = queue_status(self.session)
+        yield GaugeMetricFamily(
+            "benchboard_detection_queue_series",
+            "Series waiting for change detection",
+            value=status.queued_series,
+        )
+        age = 0.0
+        if status.oldest_queued_at is not None:
+            now = self.session.scalar(select(func.now()))
+            assert now is not None
+            age = (now - status.oldest_queued_at).total_seconds()
+        yield GaugeMetricFamily(
+            "benchboard_detection_queue_oldest_age_seconds",
+            "Age of the oldest pending check (0 when the queue is empty)",
+            value=age,
+        )
+        yield GaugeMetricFamily(
+            "benchboard_detection_queue_failing_series",
+            "Queued series whose last check failed",
+            value=status.failing_series,
+        )
+        backlog = GaugeMetricFamily(
+            "benchboard_webhook_deliveries", "Webhook deliveries not sent", labels=["state"]
+        )
+        pending, gave_up = self.session.execute(
+            select(
+                func.count().filter(WebhookDelivery.gave_up_at.is_(None)),
+                func.count().filter(WebhookDelivery.gave_up_at.is_not(None)),
+            ).where(WebhookDelivery.delivered_at.is_(None))
+        ).one()
+        backlog.add_metric(["pending"], pending)
+        backlog.add_metric(["gave_up"], gave_up)
+        yield backlog
+
+
+def exposition(session: Session) -> tuple[bytes, str]:
+    """The /metrics body: this machine's process metrics, then the database gauges."""
+    if MULTIPROCESS:
+        processes = CollectorRegistry()
+        multiprocess.MultiProcessCollector(processes)  # type: ignore[no-untyped-call]
+    else:
+        processes = REGISTRY
+    database = CollectorRegistry(auto_describe=False)
+    database.register(_DatabaseGauges(session))
+    return generate_latest(processes) + generate_latest(database), CONTENT_TYPE_LATEST

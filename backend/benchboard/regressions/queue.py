@@ -1,0 +1,207 @@
+"""The detection queue in PostgreSQL: which series need a check, and who is checking them.
+
+Writers (an upload, a run deletion, a history import) call `enqueue_run` or
+`enqueue_series` inside their own transaction: the request is as durable as the data
+it is about. One statement per call, whatever the number of series, rows locked in
+series order (no deadlock between writers), coalesced per series.
+
+Workers claim a batch in a short committed transaction, check it in a second one, and
+`finish_batch` inside that second one. The design and its reasons are in README.md.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Select,
+    case,
+    cast,
+    func,
+    literal_column,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
+
+from benchboard.models import DetectionQueue, Result
+
+# LISTEN/NOTIFY channel that wakes idle workers when something is queued.
+CHANNEL = "benchboard_detection"
+# Advisory-lock class of worker presence: a worker holds (WORKER_LOCK_CLASS, its id) for
+# as long as its session lives, and its claims are honoured only while it does.
+WORKER_LOCK_CLASS = 0x6264
+# A series whose check fails waits 5 s, 10 s, 20 s ... at most 5 s x 2**9 (43 min).
+RETRY_FIRST = timedelta(seconds=5)
+RETRY_DOUBLINGS = 9
+
+
+def enqueue_run(session: Session, run_id: Any) -> None:
+    """Queue a check of every series the stored run touches (workers check only those on
+    their suite's default branch; store_run queues only runs on it)."""
+    enqueue_series(session, select(Result.series_id).where(Result.run_id == run_id))
+
+
+def enqueue_series(session: Session, series_ids: Iterable[int] | Select[tuple[int]]) -> None:
+    """Queue a check of these series (ids, or a select of them); duplicates are fine."""
+    if isinstance(series_ids, Select):
+        source = series_ids.subquery()
+    else:
+        ids = cast(list(series_ids), ARRAY(BigInteger))
+        source = select(func.unnest(ids).label("series_id")).subquery()
+    column = source.c[0]
+    rows = select(column).distinct().order_by(column)  # one lock order for every writer
+    insert = pg_insert(DetectionQueue).from_select([DetectionQueue.series_id], rows)
+    # A re-request of a series being checked bumps `requests`, so the worker that read
+    # the older history leaves the row for another check; it then dates from now.
+    queued = insert.on_conflict_do_update(
+        index_elements=[DetectionQueue.series_id],
+        set_={
+            DetectionQueue.requests: DetectionQueue.requests + 1,
+            DetectionQueue.queued_at: case(
+                (DetectionQueue.claimed_by.is_(None), DetectionQueue.queued_at),
+                else_=func.now(),
+            ),
+        },
+    ).returning(DetectionQueue.series_id)
+    written = queued.cte("queued")
+    # The notification is sent at commit, in the same statement, and only if a row was.
+    any_row = select(literal_column("1")).select_from(written).limit(1).subquery()
+    session.execute(select(func.pg_notify(CHANNEL, "")).select_from(any_row))
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A series a worker holds, and how many requests its check covers."""
+
+    series_id: int
+    requests: int
+    queued_at: datetime
+
+
+_CLAIM = text(
+    """
+    WITH live AS (
+        SELECT objid::bigint AS worker FROM pg_locks
+        WHERE locktype = 'advisory' AND classid = :lock_class AND objsubid = 2 AND granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ), picked AS (
+        SELECT series_id FROM detection_queue
+        WHERE not_before <= now()
+          AND (claimed_by IS NULL
+               OR claimed_at < now() - :claim_timeout
+               OR claimed_by NOT IN (SELECT worker FROM live))
+        ORDER BY queued_at
+        LIMIT :limit
+        FOR UPDATE SKIP LOCKED
+    )
+    UPDATE detection_queue AS q
+    SET claimed_by = :worker, claimed_at = now(), attempts = q.attempts + 1
+    FROM picked WHERE q.series_id = picked.series_id
+    RETURNING q.series_id, q.requests, q.queued_at
+    """
+)
+
+
+def claim_batch(
+    session: Session, *, worker: int, limit: int, claim_timeout: timedelta
+) -> list[Claimed]:
+    """Claim up to `limit` queued series, oldest request first; the caller commits.
+
+    A row is free when unclaimed, or when its worker no longer holds its presence lock
+    (it died: its connection closed), or when the claim is older than `claim_timeout`
+    (a worker that hangs with its connection open).
+    """
+    rows = session.execute(
+        _CLAIM,
+        {
+            "lock_class": WORKER_LOCK_CLASS,
+            "claim_timeout": claim_timeout,
+            "limit": limit,
+            "worker": worker,
+        },
+    )
+    claimed = [Claimed(row.series_id, row.requests, row.queued_at) for row in rows]
+    return sorted(claimed, key=lambda c: c.series_id)
+
+
+class ClaimLost(Exception):
+    """Another worker took over a claim (this one was presumed dead): roll back."""
+
+
+def finish_batch(session: Session, *, worker: int, claimed: Sequence[Claimed]) -> None:
+    """In the transaction that stored the checks: drop the rows they covered.
+
+    A row whose `requests` moved since the claim saw an upload after the history was
+    read: it stays, unclaimed, for another check.
+    """
+    ids = [c.series_id for c in claimed]
+    holders = session.execute(
+        select(DetectionQueue.series_id, DetectionQueue.claimed_by)
+        .where(DetectionQueue.series_id.in_(ids))
+        .order_by(DetectionQueue.series_id)
+        .with_for_update()
+    ).all()
+    lost = [series_id for series_id, holder in holders if holder != worker]
+    if lost:
+        raise ClaimLost(f"series {lost[:5]} were claimed by another worker")
+    session.execute(
+        text(
+            "DELETE FROM detection_queue AS q USING unnest(:ids, :requests) AS c(id, requests)"
+            " WHERE q.series_id = c.id AND q.requests = c.requests"
+        ),
+        {"ids": ids, "requests": [c.requests for c in claimed]},
+    )
+    release(session, worker=worker, series_ids=ids)
+
+
+def release(
+    session: Session, *, worker: int, series_ids: Sequence[int], error: str | None = None
+) -> None:
+    """Give claimed rows back; after a failed check (`error`), with exponential backoff."""
+    values: dict[Any, Any] = {DetectionQueue.claimed_by: None, DetectionQueue.claimed_at: None}
+    if error is None:
+        values[DetectionQueue.attempts] = 0
+    else:
+        doubling = func.power(2, func.least(DetectionQueue.attempts - 1, RETRY_DOUBLINGS))
+        values[DetectionQueue.not_before] = func.now() + RETRY_FIRST * doubling
+        values[DetectionQueue.last_error] = error[:2000]
+    session.execute(
+        update(DetectionQueue)
+        .where(DetectionQueue.series_id.in_(series_ids), DetectionQueue.claimed_by == worker)
+        .values(values)
+    )
+
+
+@dataclass(frozen=True)
+class QueueStatus:
+    queued_series: int
+    oldest_queued_at: datetime | None
+    failing_series: int
+
+
+def queue_status(session: Session) -> QueueStatus:
+    row = session.execute(
+        select(
+            func.count(),
+            func.min(DetectionQueue.queued_at),
+            func.count().filter(DetectionQueue.last_error.is_not(None)),
+        )
+    ).one()
+    return QueueStatus(queued_series=row[0], oldest_queued_at=row[1], failing_series=row[2])
+
+
+def pending_in_run(session: Session, run_id: Any) -> int:
+    """How many of the run's series still wait for a check."""
+    touched = select(Result.series_id).where(Result.run_id == run_id)
+    return (
+        session.scalar(
+            select(func.count()).where(DetectionQueue.series_id.in_(touched.scalar_subquery()))
+        )
+        or 0
+    )

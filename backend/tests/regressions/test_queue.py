@@ -1,0 +1,104 @@
+"""The detection queue inside one transaction: coalescing, re-requests, failures."""
+
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from benchboard.models import DetectionQueue
+from benchboard.regressions import queue, runner
+from benchboard.regressions.runner import check_series
+from tests.builders import result, run
+from tests.regressions.history_builder import STEPPED, TEST_WORKER_ID, check_queued, upload_history
+
+BENCHMARKS = ("coalesce-a", "coalesce-b", "coalesce-c")
+
+
+def _upload(client: TestClient, auth: dict[str, str], day: int, value: float = 100.0) -> None:
+    body = run(
+        started_at=f"2025-01-{1 + day:02d}T00:00:00Z",
+        results=[result(benchmark=b, value=value) for b in BENCHMARKS],
+    )
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+
+
+def _queue(session: Session) -> list[DetectionQueue]:
+    return list(session.scalars(select(DetectionQueue).order_by(DetectionQueue.series_id)))
+
+
+def test_n_uploads_before_a_check_make_one_check_per_series(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    for day in range(5):
+        _upload(client, auth, day)
+    assert [row.requests for row in _queue(session)] == [5, 5, 5]
+    report = check_queued(client)
+    assert report.series == len(BENCHMARKS)
+    assert _queue(session) == []
+
+
+def test_an_upload_during_a_check_keeps_the_series_queued(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    """The check read the history before the upload: the series must be checked again."""
+    upload_history(client, auth, STEPPED[:12])  # checked after each; the step needs more runs
+    factory = client.app.state.session_factory  # type: ignore[attr-defined]
+    upload_history(client, auth, [STEPPED[12]], first_day=12, check=False)
+    with factory() as claiming, claiming.begin():
+        claimed = queue.claim_batch(
+            claiming, worker=TEST_WORKER_ID, limit=10, claim_timeout=timedelta(minutes=1)
+        )
+    with factory() as checking, checking.begin():
+        check_series(checking, [c.series_id for c in claimed], notify_webhook=False)
+        upload_history(client, auth, STEPPED[13:], first_day=13, check=False)
+        queue.finish_batch(checking, worker=TEST_WORKER_ID, claimed=claimed)
+    (left,) = _queue(session)
+    assert (left.claimed_by, left.requests) == (None, claimed[0].requests + 7)
+    assert client.get("/api/v1/regressions").json()["items"] == []
+    assert check_queued(client).series == 1
+    assert len(client.get("/api/v1/regressions").json()["items"]) == 1
+
+
+def test_a_failing_series_backs_off_alone(
+    client: TestClient, auth: dict[str, str], session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    detect = runner.detect_changes
+
+    def failing_for_b(observations, **options):  # type: ignore[no-untyped-def]
+        if observations[0].value > 150e-6:  # the 200 us series (values in base units)
+            raise ValueError("detector broke")
+        return detect(observations, **options)
+
+    monkeypatch.setattr(runner, "detect_changes", failing_for_b)
+    body = run(results=[result(benchmark="ok", value=100.0), result(benchmark="b", value=200.0)])
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+    assert check_queued(client).series == 1  # the good one; the bad one waits
+    (failed,) = _queue(session)
+    assert failed.last_error == "ValueError: detector broke"
+    assert failed.claimed_by is None
+    assert failed.not_before > failed.queued_at
+    health = client.get("/api/v1/health").json()["detection"]
+    assert (health["queued_series"], health["failing_series"]) == (1, 1)
+
+
+def test_run_and_regression_pages_say_detection_is_pending(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    body = run(results=[result(benchmark=b) for b in BENCHMARKS])
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+
+    def pending() -> tuple[int, int, int]:
+        detail = client.get(f"/api/v1/runs/{body['id']}").json()
+        listed = client.get("/api/v1/regressions", params={"suite": body["suite"]}).json()
+        other = client.get("/api/v1/regressions", params={"language": "go"}).json()
+        return (
+            detail["detection_pending_series"],
+            listed["detection_pending_series"],
+            other["detection_pending_series"],
+        )
+
+    assert pending() == (3, 3, 0)
+    check_queued(client)
+    assert pending() == (0, 0, 0)

@@ -1,0 +1,171 @@
+"""The webhook outbox: written with the regression, retried, visible, and sent by a
+worker started after the one that failed."""
+
+import json
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, select, update
+from sqlalchemy.orm import Session
+
+from benchboard.models import Regression, Series, WebhookDelivery
+from benchboard.regressions.webhooks import deliver_due
+from tests.processes import free_port, processes, service_env, wait_for
+from tests.regressions.conftest import Committing
+from tests.regressions.history_builder import STEPPED, upload_history
+
+
+class Receiver:
+    """A webhook endpoint on 127.0.0.1 answering the given statuses in turn, then 204."""
+
+    def __init__(self, port: int = 0, statuses: tuple[int, ...] = ()) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        self.statuses = list(statuses)
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                status = receiver.statuses.pop(0) if receiver.statuses else 204
+                if status < 300:
+                    receiver.bodies.append(json.loads(body))
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", port), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    found = Receiver(statuses=(503,))
+    yield found
+    found.close()
+
+
+def _deliveries(client: TestClient, token: str) -> list[dict[str, Any]]:
+    response = client.get(
+        "/api/v1/webhooks/deliveries", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert response.status_code == 200, response.text
+    items: list[dict[str, Any]] = response.json()["items"]
+    return items
+
+
+def _send_due(client: TestClient, url: str) -> None:
+    factory = client.app.state.session_factory  # type: ignore[attr-defined]
+    with httpx.Client() as http:
+        deliver_due(factory, http, url=url, retry_first=timedelta(minutes=5))
+
+
+def test_a_failed_delivery_is_retried_and_every_attempt_shows(
+    client: TestClient,
+    auth: dict[str, str],
+    maintain_token: str,
+    receiver: Receiver,
+    session: Session,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(client.app.state.settings, "webhook_url", receiver.url)  # type: ignore[attr-defined]
+    upload_history(client, auth, STEPPED)
+    (queued,) = _deliveries(client, maintain_token)
+    assert (queued["state"], queued["attempts"]) == ("pending", 0)
+    _send_due(client, receiver.url)  # the receiver answers 503
+    (failed,) = _deliveries(client, maintain_token)
+    assert (failed["state"], failed["attempts"], failed["last_status"]) == ("pending", 1, 503)
+    assert failed["last_error"] == "HTTP 503"
+    _send_due(client, receiver.url)  # not due yet: the backoff holds it
+    assert receiver.bodies == []
+    session.execute(update(WebhookDelivery).values(next_attempt_at=WebhookDelivery.created_at))
+    _send_due(client, receiver.url)
+    (delivered,) = _deliveries(client, maintain_token)
+    assert (delivered["state"], delivered["attempts"], delivered["last_status"]) == (
+        "delivered",
+        2,
+        204,
+    )
+    (body,) = receiver.bodies
+    assert body["event"] == "regression.detected"
+    assert body["regression"]["id"] == delivered["regression_id"]
+    assert body["regression"]["direction"] == "regression"
+
+
+def test_a_refusing_endpoint_is_not_retried(
+    client: TestClient, auth: dict[str, str], maintain_token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = Receiver(statuses=(410,))
+    monkeypatch.setattr(client.app.state.settings, "webhook_url", gone.url)  # type: ignore[attr-defined]
+    upload_history(client, auth, STEPPED)
+    _send_due(client, gone.url)
+    gone.close()
+    (given_up,) = _deliveries(client, maintain_token)
+    assert (given_up["state"], given_up["attempts"], given_up["last_status"]) == ("gave_up", 1, 410)
+    failing = client.get(
+        "/api/v1/webhooks/deliveries",
+        params={"failing": "true"},
+        headers={"Authorization": f"Bearer {maintain_token}"},
+    ).json()["items"]
+    assert [d["id"] for d in failing] == [given_up["id"]]
+
+
+def test_deliveries_need_a_maintain_token(client: TestClient, upload_token: str) -> None:
+    assert client.get("/api/v1/webhooks/deliveries").status_code == 401
+    headers = {"Authorization": f"Bearer {upload_token}"}
+    assert client.get("/api/v1/webhooks/deliveries", headers=headers).status_code == 403
+
+
+def _suite_deliveries(engine: Engine, suite: str) -> list[WebhookDelivery]:
+    with Session(engine) as session:
+        return list(
+            session.scalars(
+                select(WebhookDelivery)
+                .join(Regression, Regression.id == WebhookDelivery.regression_id)
+                .join(Series, Series.id == Regression.series_id)
+                .where(Series.suite == suite)
+            )
+        )
+
+
+def test_a_delivery_that_failed_is_sent_by_the_next_worker_after_a_crash(
+    committing: Committing, engine: Engine, tmp_path: Path
+) -> None:
+    for day, value in enumerate(STEPPED):
+        committing.upload(committing.run_body(day, value, ["hooked"]))
+    port = free_port()  # nothing listens there yet: every attempt fails
+    env = service_env(engine, webhook_url=f"http://127.0.0.1:{port}/hook", webhook_retry_s="0.2")
+    with processes(tmp_path) as start:
+        crashing = start(["worker"], env)
+        wait_for(
+            "a failed attempt",
+            lambda: [d for d in _suite_deliveries(engine, committing.suite) if d.attempts],
+        )
+        crashing.kill()
+        receiver = Receiver(port)
+        try:
+            after = start(["worker"], env)
+            wait_for(
+                "the delivery",
+                lambda: all(d.delivered_at for d in _suite_deliveries(engine, committing.suite)),
+            )
+            assert after.stop() == 0
+        finally:
+            receiver.close()
+    (delivery,) = _suite_deliveries(engine, committing.suite)
+    assert delivery.attempts >= 2
+    (body,) = receiver.bodies
+    assert body["regression"]["id"] == delivery.regression_id

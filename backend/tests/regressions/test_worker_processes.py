@@ -1,0 +1,149 @@
+"""Detection workers as production runs them: separate processes, real commits, crashes.
+
+Each test uses its own suite (see conftest.Committing) and deletes it afterwards.
+"""
+
+import logging
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import Engine, select, text
+
+from benchboard.models import Series
+from benchboard.regressions.detect import Observation, detect_changes
+from tests.processes import Process, free_port, processes, service_env, wait_for
+from tests.regressions.conftest import Committing
+from tests.regressions.history_builder import STEPPED
+
+BENCHMARKS = [f"bench-{i:02d}" for i in range(12)]
+
+
+def _quiet(*outputs: str) -> None:
+    """No error, traceback, deadlock or unique violation in any process's log."""
+    for output in outputs:
+        for marker in ("ERROR", "Traceback", "deadlock", "UniqueViolation"):
+            assert marker not in output, output[-3000:]
+
+
+@contextmanager
+def _regressions_locked(engine: Engine) -> Iterator[None]:
+    """Block writes to `regression` (reads and uploads go on): a worker that stores a
+    change waits here, inside its batch, until the block ends."""
+    with engine.connect() as connection, connection.begin():
+        connection.execute(text("LOCK TABLE regression IN SHARE MODE"))
+        yield
+
+
+def _waiting_on_a_lock(engine: Engine) -> bool:
+    with engine.connect() as connection:
+        waiting = connection.scalar(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock'"
+            )
+        )
+    return bool(waiting)
+
+
+def test_concurrent_uploads_to_the_same_series_store_one_regression_per_step(
+    committing: Committing, engine: Engine, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Several CI jobs of one suite upload at once while two workers check."""
+    bodies = [committing.run_body(day, value, BENCHMARKS) for day, value in enumerate(STEPPED)]
+    with caplog.at_level(logging.WARNING), processes(tmp_path) as start:
+        workers = [start(["worker"], service_env(engine)) for _ in range(2)]
+        with ThreadPoolExecutor(max_workers=4) as uploads:
+            list(uploads.map(committing.upload, bodies))
+        wait_for("every series checked", lambda: committing.queued() == 0)
+        assert [worker.stop() for worker in workers] == [0, 0]
+    found = committing.regressions()
+    step_runs = {str(body["id"]) for body in bodies[10:13]}  # the step, within tolerance
+    assert sorted(len([r for r in found if r.series_id == s]) for s in _series(committing)) == [
+        1
+    ] * len(BENCHMARKS)
+    assert all(r.direction == "regression" and str(r.run_id) in step_runs for r in found)
+    _quiet(*(worker.output() for worker in workers))
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def _series(committing: Committing) -> list[int]:
+    with committing.engine.connect() as connection:
+        return list(connection.scalars(select(Series.id).where(Series.suite == committing.suite)))
+
+
+def test_a_worker_killed_mid_batch_gives_its_batch_back(
+    committing: Committing, engine: Engine, tmp_path: Path
+) -> None:
+    for day, value in enumerate(STEPPED):
+        committing.upload(committing.run_body(day, value, BENCHMARKS))
+    assert committing.queued() == len(BENCHMARKS)
+    with processes(tmp_path) as start:
+        with _regressions_locked(engine):
+            doomed = start(["worker"], service_env(engine))
+            wait_for("the worker is inside its batch", lambda: _waiting_on_a_lock(engine))
+            doomed.kill()
+        assert committing.regressions() == []  # the killed batch never committed
+        assert committing.queued() == len(BENCHMARKS)
+        survivor = start(["worker"], service_env(engine))
+        wait_for("every series checked", lambda: committing.queued() == 0)
+        assert survivor.stop() == 0
+    assert len(committing.regressions()) == len(BENCHMARKS)
+    _quiet(survivor.output())
+
+
+def test_the_service_killed_right_after_a_201_still_detects_after_restart(
+    committing: Committing, engine: Engine, tmp_path: Path
+) -> None:
+    """The case that lost every detection before: upload, crash, start again."""
+    port = free_port()
+    env = service_env(engine, port=str(port), workers="1", detect_workers="1")
+    base = f"http://127.0.0.1:{port}"
+    history = STEPPED[: _runs_until_detectable(STEPPED)]  # its last run reveals the step
+    bodies = [committing.run_body(day, value, BENCHMARKS[:1]) for day, value in enumerate(history)]
+    with processes(tmp_path) as start, httpx.Client(base_url=base, timeout=60) as http:
+
+        def serve() -> Process:
+            service = start(["serve"], env)
+            wait_for("the service answers", lambda: _healthy(http, service.popen.poll()))
+            return service
+
+        def upload(body: dict[str, object]) -> None:
+            response = http.post("/api/v1/runs", json=body, headers=committing.auth)
+            assert response.status_code == 201, response.text
+
+        first = serve()
+        for body in bodies[:-1]:
+            upload(body)
+        wait_for("the history so far is checked", lambda: committing.queued() == 0)
+        assert committing.regressions() == []
+        with _regressions_locked(engine):
+            upload(bodies[-1])
+            wait_for("the worker is storing the change", lambda: _waiting_on_a_lock(engine))
+            first.kill()  # API and worker, as a crash or power loss would
+        assert committing.regressions() == []
+        second = serve()
+        wait_for("the change is detected after the restart", committing.regressions)
+        second.stop()
+    (found,) = committing.regressions()
+    assert (str(found.run_id), found.direction) == (bodies[10]["id"], "regression")
+
+
+def _runs_until_detectable(values: list[float]) -> int:
+    """How many runs of the history the detector (whatever its method) needs to see the step."""
+    for length in range(1, len(values) + 1):
+        seen = [Observation(key=str(i), value=v) for i, v in enumerate(values[:length])]
+        if detect_changes(seen, higher_is_better=False):
+            return length
+    raise AssertionError("the step is never detected")
+
+
+def _healthy(http: httpx.Client, exit_code: int | None) -> bool:
+    assert exit_code is None, "benchboard serve exited"
+    try:
+        return http.get("/api/v1/health").status_code == 200
+    except httpx.TransportError:
+        return False

@@ -1,0 +1,170 @@
+"""Series with long histories, written straight into PostgreSQL with binary COPY.
+
+For the detection benchmarks: `series` series of one suite, `runs` runs each, values
+around a level with 1 % Gaussian noise; `STEP_SHARE` of the series step up 20 % at a
+random run, `STATS_SHARE` of the results carry summary statistics, `SAMPLES_SHARE` of
+the series carry 5 replicates per run. Identities and fingerprints are those an upload
+of `upload_results` would resolve to, so later uploads through the API extend them.
+"""
+
+import hashlib
+import random
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from benchboard.runs.service import RESULT_COPY
+from benchboard.series.identity import series_fingerprint
+from benchboard_ingest.vocabulary import unit_info
+
+STEP_SHARE = 0.1
+STATS_SHARE = 0.1
+SAMPLES_SHARE = 0.02
+RUN_INTERVAL = timedelta(hours=1)
+LANGUAGE, IMPLEMENTATION, MODE, METRIC, UNIT = "go", "net/http", "async", "time_per_op", "us"
+FACTOR = unit_info(UNIT).factor
+
+
+@dataclass(frozen=True)
+class Seeded:
+    suite: str
+    hardware: str
+    benchmarks: list[str]
+    series_ids: list[int]  # in the order of `benchmarks`
+    next_started_at: datetime  # after the last seeded run
+
+
+def _fingerprint(suite: str, hardware: str, benchmark: str) -> bytes:
+    fingerprint: bytes = series_fingerprint(
+        suite=suite,
+        benchmark=benchmark,
+        params={},
+        language=LANGUAGE,
+        implementation=IMPLEMENTATION,
+        mode=MODE,
+        variant=None,
+        hardware=hardware,
+        metric=METRIC,
+    )
+    return fingerprint
+
+
+def upload_results(benchmarks: list[str], rng: random.Random) -> list[dict[str, Any]]:
+    """Results of one more run of these series (contract v1), at their usual level."""
+    return [
+        {
+            "benchmark": benchmark,
+            "params": {},
+            "language": LANGUAGE,
+            "implementation": IMPLEMENTATION,
+            "mode": MODE,
+            "metric": METRIC,
+            "unit": UNIT,
+            "value": round(100.0 * (1 + rng.gauss(0, 0.01)), 3),
+        }
+        for benchmark in benchmarks
+    ]
+
+
+def seed(
+    conn: psycopg.Connection[Any],
+    *,
+    suite: str,
+    hardware: str,
+    series: int,
+    runs: int,
+    start: datetime,
+    rng: random.Random,
+) -> Seeded:
+    """Write the suite's series and their histories in one transaction, then analyse."""
+    benchmarks = [f"{suite}-{index:05d}" for index in range(series)]
+    hardware_id = _hardware(conn, hardware)
+    ids = _series(conn, suite, hardware, hardware_id, benchmarks)
+    starts = [start + RUN_INTERVAL * index for index in range(runs)]
+    run_ids = [uuid.uuid4() for _ in range(runs)]
+    body = b'{"generated": "bench/seeding.py"}'
+    with conn.cursor().copy(
+        "COPY run (id, suite, started_at, hardware_id, result_count, upload_body,"
+        " upload_sha256) FROM STDIN"
+    ) as copy:
+        for run_id, started_at in zip(run_ids, starts, strict=True):
+            copy.write_row(
+                (
+                    run_id,
+                    suite,
+                    started_at,
+                    hardware_id,
+                    series,
+                    body,
+                    hashlib.sha256(body).digest(),
+                )
+            )
+    RESULT_COPY.write(conn, _results(ids, run_ids, starts, rng))
+    conn.commit()
+    conn.autocommit = True
+    conn.execute("VACUUM (ANALYZE) result")
+    conn.autocommit = False
+    return Seeded(suite, hardware, benchmarks, ids, start + RUN_INTERVAL * runs)
+
+
+def _hardware(conn: psycopg.Connection[Any], name: str) -> int:
+    row = conn.execute(
+        "INSERT INTO hardware (name) VALUES (%s)"
+        " ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id",
+        (name,),
+    ).fetchone()
+    assert row is not None
+    hardware_id: int = row[0]
+    return hardware_id
+
+
+def _series(
+    conn: psycopg.Connection[Any],
+    suite: str,
+    hardware: str,
+    hardware_id: int,
+    benchmarks: list[str],
+) -> list[int]:
+    rows = conn.execute(
+        "INSERT INTO series (fingerprint, suite, benchmark, params, language, implementation,"
+        " mode, hardware_id, metric, unit, base_unit, direction)"
+        " SELECT f, %s, b, '{}', %s, %s, %s, %s, %s, %s, 's', 'lower'"
+        " FROM unnest(%s::bytea[], %s::text[]) WITH ORDINALITY AS t(f, b, n)"
+        " ORDER BY n RETURNING id",
+        (
+            suite,
+            LANGUAGE,
+            IMPLEMENTATION,
+            MODE,
+            hardware_id,
+            METRIC,
+            UNIT,
+            [_fingerprint(suite, hardware, b) for b in benchmarks],
+            benchmarks,
+        ),
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def _results(
+    ids: list[int], run_ids: list[uuid.UUID], starts: list[datetime], rng: random.Random
+) -> Iterator[tuple[Any, ...]]:
+    """Rows in upload order (run by run), as the service would have stored them."""
+    steps = {sid: rng.randrange(len(run_ids)) for sid in ids if rng.random() < STEP_SHARE}
+    replicated = {sid for sid in ids if rng.random() < SAMPLES_SHARE}
+    for index, (run_id, started_at) in enumerate(zip(run_ids, starts, strict=True)):
+        for sid in ids:
+            level = 120.0 if sid in steps and index >= steps[sid] else 100.0
+            value = level * (1 + rng.gauss(0, 0.01))
+            samples = (
+                [value * (1 + rng.gauss(0, 0.01)) for _ in range(5)] if sid in replicated else None
+            )
+            stats = None
+            if rng.random() < STATS_SHARE:
+                stats = Jsonb({"n": 100, "median": value, "mean": value, "stddev": value * 0.01})
+            yield (run_id, sid, started_at, value, UNIT, value * FACTOR, stats, samples)
