@@ -18,6 +18,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from benchboard.models import DEFAULT_BRANCH
 from benchboard.runs.service import RESULT_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
@@ -84,25 +85,20 @@ def seed(
     """Write the suite's series and their histories in one transaction, then analyse."""
     benchmarks = [f"{suite}-{index:05d}" for index in range(series)]
     hardware_id = _hardware(conn, hardware)
+    # As an upload does: every suite with runs has its settings row (default branch).
+    conn.execute("INSERT INTO suite (name) VALUES (%s) ON CONFLICT DO NOTHING", (suite,))
     ids = _series(conn, suite, hardware, hardware_id, benchmarks)
     starts = [start + RUN_INTERVAL * index for index in range(runs)]
     run_ids = [uuid.uuid4() for _ in range(runs)]
     body = b'{"generated": "bench/seeding.py"}'
+    digest = hashlib.sha256(body).digest()
     with conn.cursor().copy(
-        "COPY run (id, suite, started_at, hardware_id, result_count, upload_body,"
+        "COPY run (id, suite, branch, started_at, hardware_id, result_count, upload_body,"
         " upload_sha256) FROM STDIN"
     ) as copy:
         for run_id, started_at in zip(run_ids, starts, strict=True):
             copy.write_row(
-                (
-                    run_id,
-                    suite,
-                    started_at,
-                    hardware_id,
-                    series,
-                    body,
-                    hashlib.sha256(body).digest(),
-                )
+                (run_id, suite, DEFAULT_BRANCH, started_at, hardware_id, series, body, digest)
             )
     RESULT_COPY.write(conn, _results(ids, run_ids, starts, rng))
     conn.commit()
@@ -131,12 +127,13 @@ def _series(
     benchmarks: list[str],
 ) -> list[int]:
     rows = conn.execute(
-        "INSERT INTO series (fingerprint, suite, benchmark, params, language, implementation,"
-        " mode, hardware_id, metric, unit, base_unit, direction)"
-        " SELECT f, %s, b, '{}', %s, %s, %s, %s, %s, %s, 's', 'lower'"
+        "INSERT INTO series (fingerprint, branch, suite, benchmark, params, language,"
+        " implementation, mode, hardware_id, metric, unit, base_unit, direction)"
+        " SELECT f, %s, %s, b, '{}', %s, %s, %s, %s, %s, %s, 's', 'lower'"
         " FROM unnest(%s::bytea[], %s::text[]) WITH ORDINALITY AS t(f, b, n)"
         " ORDER BY n RETURNING id",
         (
+            DEFAULT_BRANCH,
             suite,
             LANGUAGE,
             IMPLEMENTATION,
