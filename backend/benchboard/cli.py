@@ -29,6 +29,7 @@ from benchboard.tokens import service as tokens
 from benchboard.vocabulary import TOKEN_SCOPES
 
 logger = logging.getLogger("benchboard")
+WORKER_HEALTHCHECK_S = 60
 
 
 @contextmanager
@@ -74,6 +75,9 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
             host=settings.host,
             port=settings.port,
             workers=settings.workers,
+            # uvicorn kills a worker that misses a 5 s health ping; validating a 100,000-
+            # result upload holds the GIL for seconds on a busy machine, and the upload died.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
             log_level="info",
             access_log=args.access_log,
         )
