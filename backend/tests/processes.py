@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from sqlalchemy import Engine, delete
+from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session
 
-from benchboard.models import ApiToken, Hardware, Run, Series
+from benchboard.models import ApiToken, DetectionQueue, Hardware, Run, Series
 
 T = TypeVar("T")
 GUARD_S = 180.0
@@ -104,9 +104,11 @@ def processes(tmp_path: Path) -> Iterator[Callable[..., Process]]:
 
 
 def delete_suite(engine: Engine, suite: str) -> None:
-    """What a committing test stored: its runs, series (queue rows and regressions
-    cascade), machine and tokens."""
+    """What a committing test stored: its queue rows, runs, series (regressions cascade),
+    machine and tokens."""
     with Session(engine) as session, session.begin():
+        of_suite = select(Series.id).where(Series.suite == suite).scalar_subquery()
+        session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(of_suite)))
         session.execute(delete(Run).where(Run.suite == suite))
         session.execute(delete(Series).where(Series.suite == suite))
         session.execute(delete(Hardware).where(Hardware.name == f"{suite}-machine"))

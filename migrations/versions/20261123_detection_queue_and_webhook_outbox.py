@@ -24,7 +24,7 @@ def _now() -> sa.TextClause:
 def upgrade() -> None:
     op.create_table(
         "detection_queue",
-        sa.Column("series_id", sa.BigInteger(), nullable=False),
+        sa.Column("series_id", sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column("queued_at", sa.DateTime(timezone=True), server_default=_now(), nullable=False),
         sa.Column("requests", sa.Integer(), server_default="1", nullable=False),
         sa.Column("claimed_by", sa.BigInteger(), nullable=True),
@@ -32,12 +32,6 @@ def upgrade() -> None:
         sa.Column("attempts", sa.Integer(), server_default="0", nullable=False),
         sa.Column("not_before", sa.DateTime(timezone=True), server_default=_now(), nullable=False),
         sa.Column("last_error", sa.Text(), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["series_id"],
-            ["series.id"],
-            name=op.f("fk_detection_queue_series_id_series"),
-            ondelete="CASCADE",
-        ),
         sa.PrimaryKeyConstraint("series_id", name=op.f("pk_detection_queue")),
     )
     op.create_index("ix_detection_queue_queued_at", "detection_queue", ["queued_at"])

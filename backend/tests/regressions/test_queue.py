@@ -102,3 +102,11 @@ def test_run_and_regression_pages_say_detection_is_pending(
     assert pending() == (3, 3, 0)
     check_queued(client)
     assert pending() == (0, 0, 0)
+
+
+def test_a_queued_series_that_was_deleted_is_checked_to_nothing(
+    client: TestClient, session: Session
+) -> None:
+    queue.enqueue_series(session, [987_654_321])  # no such series (the queue has no FK)
+    assert check_queued(client).series == 0
+    assert _queue(session) == []

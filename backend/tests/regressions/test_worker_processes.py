@@ -56,6 +56,7 @@ def test_concurrent_uploads_to_the_same_series_store_one_regression_per_step(
     bodies = [committing.run_body(day, value, BENCHMARKS) for day, value in enumerate(STEPPED)]
     with caplog.at_level(logging.WARNING), processes(tmp_path) as start:
         workers = [start(["worker"], service_env(engine)) for _ in range(2)]
+        wait_for("both workers listen", lambda: _workers_listening(engine) == 2)
         with ThreadPoolExecutor(max_workers=4) as uploads:
             list(uploads.map(committing.upload, bodies))
         wait_for("every series checked", lambda: committing.queued() == 0)
@@ -68,6 +69,17 @@ def test_concurrent_uploads_to_the_same_series_store_one_regression_per_step(
     assert all(r.direction == "regression" and str(r.run_id) in step_runs for r in found)
     _quiet(*(worker.output() for worker in workers))
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def _workers_listening(engine: Engine) -> int:
+    with engine.connect() as connection:
+        listening = connection.scalar(
+            text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND application_name = 'benchboard-worker'"
+            )
+        )
+    return int(listening or 0)
 
 
 def _series(committing: Committing) -> list[int]:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.main import create_app
-from benchboard.models import ApiToken, Hardware, Result, Run, Series
+from benchboard.models import ApiToken, DetectionQueue, Hardware, Result, Run, Series
 from benchboard.tokens.service import create_token
 from tests.builders import result, run
 
@@ -29,6 +29,8 @@ def committing_client(settings: Settings, engine: Engine) -> Iterator[tuple[Test
     with TestClient(app) as client:
         yield client, token
     with Session(engine) as session, session.begin():
+        race = select(Series.id).where(Series.suite == "race").scalar_subquery()
+        session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(race)))
         session.execute(delete(Run).where(Run.suite == "race"))
         session.execute(delete(Series).where(Series.suite == "race"))
         session.execute(delete(Hardware).where(Hardware.name == "race-machine"))

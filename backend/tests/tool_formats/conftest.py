@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 
 import pytest
 import uvicorn
-from sqlalchemy import Engine, delete
+from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.main import create_app
-from benchboard.models import ApiToken, Hardware, Run, Series, Suite
+from benchboard.models import ApiToken, DetectionQueue, Hardware, Run, Series, Suite
 from benchboard.tokens.service import create_token
 
 
@@ -54,6 +54,8 @@ def live_service(settings: Settings, engine: Engine) -> Iterator[LiveService]:
     server.should_exit = True
     thread.join()
     with Session(engine) as session, session.begin():
+        live_series = select(Series.id).where(Series.suite.in_(live.suites)).scalar_subquery()
+        session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(live_series)))
         session.execute(delete(Run).where(Run.suite.in_(live.suites)))
         session.execute(delete(Series).where(Series.suite.in_(live.suites)))
         session.execute(delete(Suite).where(Suite.name.in_(live.suites)))
