@@ -18,7 +18,16 @@ from dataclasses import replace
 from typing import Any
 
 from . import FORMATS, MissingOption, ParseContext, ParseError, apply_overrides, parse_file
-from .client import RequestRejected, Service, ServiceUnavailable, request_json, upload_run
+from .client import (
+    InvalidServiceUrl,
+    RequestRejected,
+    Service,
+    ServiceUnavailable,
+    add_service_arguments,
+    request_json,
+    service_from_args,
+    upload_run,
+)
 from .gate import FailOn, SummaryContext, one_line, render_summary
 from .gitinfo import capture_git, ci_git
 from .hardware import capture_hardware
@@ -30,7 +39,6 @@ from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
 EXIT_REGRESSION = 6
-DEFAULT_URL = "http://127.0.0.1:8000"
 
 
 class UsageError(Exception):
@@ -47,7 +55,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "suite":
             return _suite_command(args)
         return _upload_command(args)
-    except (UsageError, ImportUsageError, SourceNotFound, MissingOption) as error:
+    except (
+        UsageError,
+        ImportUsageError,
+        SourceNotFound,
+        MissingOption,
+        InvalidServiceUrl,
+    ) as error:
         print(f"benchboard-ingest: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except ParseError as error:
@@ -90,18 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_upload_arguments(
         commands.add_parser("upload", parents=[common], help="send all files as one run")
     )
-    add_import_parser(commands, default_url=DEFAULT_URL)
+    add_import_parser(commands)
     suite = commands.add_parser("suite", help="show a suite's settings, or change them")
     suite.add_argument("suite", metavar="SUITE")
     suite.add_argument("--default-branch", help="set it (needs a token with the maintain scope)")
-    _add_service_arguments(suite)
+    add_service_arguments(suite)
     return parser
-
-
-def _add_service_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", DEFAULT_URL))
-    parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
-    parser.add_argument("--retries", type=int, default=4)
 
 
 def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
@@ -134,7 +142,7 @@ def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
     upload.add_argument(
         "--no-git", action="store_true", help="read neither git of the cwd nor CI variables"
     )
-    _add_service_arguments(upload)
+    add_service_arguments(upload)
     upload.add_argument("--dry-run", action="store_true", help="print the run, send nothing")
     gate = upload.add_argument_group("baseline comparison and CI gate")
     gate.add_argument(
@@ -167,16 +175,9 @@ def _parse_command(args: argparse.Namespace) -> int:
 
 
 def _service(args: argparse.Namespace, *, deadline: float | None = None) -> Service:
-    try:
-        return Service(
-            args.url,
-            token=args.token,
-            retries=args.retries,
-            deadline=deadline,
-            on_retry=lambda n, why: _progress(args, f"retry {n}: {why}"),
-        )
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    return service_from_args(
+        args, deadline=deadline, on_retry=lambda n, why: _progress(args, f"retry {n}: {why}")
+    )
 
 
 def _check_suite(suite: str) -> None:

@@ -7,7 +7,9 @@ service stores each run once (an identical repeat is "existing", a clash is 409)
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import time
 import urllib.error
 import urllib.parse
@@ -16,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+DEFAULT_URL = "http://127.0.0.1:8000"
 RUNS_PATH = "/api/v1/runs"
 BATCH_PATH = "/api/v1/runs/batch"
 # A batch of thousands of runs is one transaction on the service: give it time.
@@ -37,6 +40,10 @@ class RequestRejected(ServiceError):
 
 class ServiceUnavailable(ServiceError):
     """Connection errors or 5xx answers, still failing after every retry."""
+
+
+class InvalidServiceUrl(ValueError):
+    """`--url` is not an http(s) URL: a usage error, reported before anything is sent."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,26 @@ class Service:
 
     def __post_init__(self) -> None:
         if not self.url.startswith(("http://", "https://")):
-            raise ValueError(f"URL must start with http:// or https://: {self.url!r}")
+            raise InvalidServiceUrl(f"URL must start with http:// or https://: {self.url!r}")
+
+
+def add_service_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--url`, `--token` and `--retries` of every command that talks to the service."""
+    parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", DEFAULT_URL))
+    parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
+    parser.add_argument("--retries", type=int, default=4)
+
+
+def service_from_args(
+    args: argparse.Namespace,
+    *,
+    on_retry: Callable[[int, str], None],
+    deadline: float | None = None,
+) -> Service:
+    """The `Service` named by `add_service_arguments`' options."""
+    return Service(
+        args.url, token=args.token, retries=args.retries, deadline=deadline, on_retry=on_retry
+    )
 
 
 def upload_run(run: dict[str, Any], service: Service) -> Response:

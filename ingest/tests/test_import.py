@@ -198,6 +198,10 @@ def test_flags_a_history_needs_are_usage_errors(capsys: pytest.CaptureFixture[st
     assert main([*argv, "--source-suite", "Nope"]) == 2
     assert "it holds: Benchmark" in capsys.readouterr().err
     assert main(["import", "gab", "/nonexistent/data.js", "--suite", "s"]) == 2
+    capsys.readouterr()
+    # Checked before a file is read, as `upload` and `suite` check it.
+    assert main([*argv[:-1], "--url", "ftp://example.org"]) == 2
+    assert "URL must start with http://" in capsys.readouterr().err
 
 
 @needs_interop

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..client import Service, upload_batch
+from ..client import Service, add_service_arguments, service_from_args, upload_batch
 from ..model import ParseContext, Skipped
 from .batches import (
     DEFAULT_BATCH_BYTES,
@@ -33,7 +32,7 @@ from .sources import IMPORT_FORMATS, read_history
 EXAMPLES = 3
 
 
-def add_import_parser(commands: Any, *, default_url: str) -> None:
+def add_import_parser(commands: Any) -> None:
     """The `import` sub-command's arguments."""
     parser = commands.add_parser(
         "import",
@@ -61,9 +60,7 @@ def add_import_parser(commands: Any, *, default_url: str) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="K=V")
     parser.add_argument("--git-repo", help="the repository URL (replaces the history's)")
     parser.add_argument("--git-branch", help="the branch the history was measured on")
-    parser.add_argument("--url", default=os.environ.get("BENCHBOARD_URL", default_url))
-    parser.add_argument("--token", default=os.environ.get("BENCHBOARD_TOKEN"))
-    parser.add_argument("--retries", type=int, default=4)
+    add_service_arguments(parser)
     parser.add_argument("--batch-results", type=int, default=DEFAULT_BATCH_RESULTS)
     parser.add_argument("--batch-bytes", type=int, default=DEFAULT_BATCH_BYTES)
     parser.add_argument("--skip-broken", action="store_true", help="report unreadable files")
@@ -83,6 +80,10 @@ def run_import(args: argparse.Namespace, *, params: dict[str, Any]) -> int:
         variant=args.variant,
     )
     with ImportProgress(stream=sys.stderr, quiet=args.quiet) as progress:
+        # Built first, so that a bad --url is a usage error before any file is read.
+        service = service_from_args(
+            args, on_retry=lambda n, why: progress.note(f"retry {n}: {why}")
+        )
         history = read_history(
             args.format,
             args.paths,
@@ -110,7 +111,7 @@ def run_import(args: argparse.Namespace, *, params: dict[str, Any]) -> int:
             sent = _Sent()
             sent.batches = sum(1 for _ in _batches(args, prepared))
         else:
-            sent = _send(args, prepared, progress)
+            sent = _send(service, args, prepared, progress)
     _report(args, prepared, sent, history.files, started)
     return 0
 
@@ -124,12 +125,14 @@ class _Sent:
         self.existing = 0
 
 
-def _send(args: argparse.Namespace, prepared: ContractRuns, progress: ImportProgress) -> _Sent:
+def _send(
+    service: Service, args: argparse.Namespace, prepared: ContractRuns, progress: ImportProgress
+) -> _Sent:
     sent = _Sent()
     done = 0
     progress.runs_sent(done, len(prepared.runs))  # the bar shows while the first batch goes
     for batch in _batches(args, prepared):
-        answer = _upload(args, batch, progress)
+        answer = upload_batch(batch.body, service).body
         sent.batches += 1
         sent.created += int(answer.get("created", 0))
         sent.existing += int(answer.get("existing", 0))
@@ -140,17 +143,6 @@ def _send(args: argparse.Namespace, prepared: ContractRuns, progress: ImportProg
 
 def _batches(args: argparse.Namespace, prepared: ContractRuns) -> Iterator[Batch]:
     return pack(prepared.runs, max_results=args.batch_results, max_bytes=args.batch_bytes)
-
-
-def _upload(args: argparse.Namespace, batch: Batch, progress: ImportProgress) -> dict[str, Any]:
-    service = Service(
-        args.url,
-        token=args.token,
-        retries=args.retries,
-        on_retry=lambda n, why: progress.note(f"retry {n}: {why}"),
-    )
-    response = upload_batch(batch.body, service)
-    return response.body
 
 
 def _report(
