@@ -28,3 +28,7 @@ VerdictBasisMethod = Literal["replicates", "history", "none"]
 # Where a webhook delivery stands: still to send (or retrying), sent, or abandoned.
 DeliveryState = Literal["pending", "delivered", "gave_up"]
 DELIVERY_STATES: tuple[DeliveryState, ...] = get_args(DeliveryState)
+
+# How a ratio's interval was computed (see stats.intervals): a confidence interval by the
+# delta method on the log scale, or the extreme ratios of reported min/max ranges.
+RatioIntervalMethod = Literal["delta_log", "range"]

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from benchboard.runs.schemas import RunSummary
 from benchboard.series.schemas import ResultIdentity, SeriesValue
-from benchboard.vocabulary import BaselineVerdict, VerdictBasisMethod
+from benchboard.vocabulary import BaselineVerdict, RatioIntervalMethod, VerdictBasisMethod
 from benchboard_ingest.vocabulary import Direction
 
 
@@ -16,6 +16,19 @@ class ModeSide(SeriesValue):
     implementation: str | None
     variant: str | None
     params: dict[str, Any]
+
+
+class RatioIntervalOut(BaseModel):
+    """An interval of async/sync (stats.intervals): a 95% confidence interval by the delta
+    method on the log scale, or (``range``, ``level`` null) the extreme ratios of reported
+    min/max ranges."""
+
+    estimate: float
+    low: float
+    high: float
+    level: float | None
+    method: RatioIntervalMethod
+    df: float | None
 
 
 class ModePair(BaseModel):
@@ -33,6 +46,7 @@ class ModePair(BaseModel):
     sync: ModeSide
     async_: ModeSide = Field(alias="async")
     async_over_sync: float | None
+    interval: RatioIntervalOut | None
 
     model_config = ConfigDict(populate_by_name=True)
 

@@ -1,8 +1,9 @@
 """Comparisons: sync against async within a group, and one run against another."""
 
 import uuid
+from collections.abc import Sequence
 
-from sqlalchemy import literal_column, select
+from sqlalchemy import literal_column, select, tuple_
 from sqlalchemy.orm import Session
 
 from benchboard.compare.pairing import Candidate, pair_modes
@@ -11,12 +12,12 @@ from benchboard.compare.schemas import (
     ModeComparison,
     ModePair,
     ModeSide,
+    RatioIntervalOut,
     RunComparison,
     RunSide,
     UnmatchedResult,
     Verdict,
 )
-from benchboard.compare.significance import summarize, welch_p_value
 from benchboard.models import Hardware, Result, Series
 from benchboard.runs.queries import get_run_summary
 from benchboard.series.filters import SeriesFilter
@@ -28,7 +29,15 @@ from benchboard.series.service import (
     series_value,
     series_with_hardware,
 )
-from benchboard_ingest.vocabulary import MODES
+from benchboard.stats.intervals import (
+    RatioInterval,
+    Summary,
+    ratio_interval,
+    ratio_range,
+    summarize,
+    welch_p_value,
+)
+from benchboard_ingest.vocabulary import MODES, unit_info
 
 # Without replicates a change this small is not called better or worse.
 NOISE_THRESHOLD = 0.05
@@ -48,12 +57,14 @@ def compare_modes(session: Session, series_filter: SeriesFilter) -> ModeComparis
     pairs = pair_modes([_candidate(s, hardware) for s, hardware in series.values()])
     involved = {side.series_id for pair in pairs for side in pair}
     latest = _latest_values(session, sorted(involved))
+    samples = _latest_samples(session, latest)
     items = [
         _mode_pair(
             series[sync.series_id],
             latest[sync.series_id],
             latest[async_.series_id],
             series[async_.series_id][0],
+            (samples.get(sync.series_id), samples.get(async_.series_id)),
         )
         for sync, async_ in pairs
         if sync.series_id in latest and async_.series_id in latest
@@ -76,23 +87,80 @@ def _latest_values(session: Session, series_ids: list[int]) -> dict[int, SeriesV
     return {row.id: value for row in rows if (value := series_value(row)) is not None}
 
 
+def _latest_samples(session: Session, latest: dict[int, SeriesValue]) -> dict[int, list[float]]:
+    """The replicates of the latest results that carry any, by series."""
+    if not latest:
+        return {}
+    keys = [(series_id, value.run_id) for series_id, value in latest.items()]
+    rows = session.execute(
+        select(Result.series_id, Result.samples).where(
+            tuple_(Result.series_id, Result.run_id).in_(keys), Result.samples.is_not(None)
+        )
+    )
+    return {series_id: samples for series_id, samples in rows}
+
+
 def _mode_pair(
     sync_series: tuple[Series, str],
     sync: SeriesValue,
     async_value: SeriesValue,
     async_series: Series,
+    samples: tuple[Sequence[float] | None, Sequence[float] | None],
 ) -> ModePair:
     series, hardware = sync_series
     identity = series_identity(series, hardware).model_dump(
         include=_GROUP_FIELDS | {"base_unit", "direction"}
     )
     ratio = async_value.value_base / sync.value_base if sync.value_base else None
+    interval = _mode_interval(sync, async_value, samples) if ratio and ratio > 0 else None
     return ModePair(
         **identity,
         sync=_mode_side(sync, series),
         async_=_mode_side(async_value, async_series),
         async_over_sync=ratio,
+        interval=RatioIntervalOut(**vars(interval)) if interval else None,
     )
+
+
+def _mode_interval(
+    sync: SeriesValue,
+    async_value: SeriesValue,
+    samples: tuple[Sequence[float] | None, Sequence[float] | None],
+) -> RatioInterval | None:
+    """95% interval of async/sync around the ratio of the reported values; else the
+    extreme ratios of their min/max ranges; else none.
+
+    A side's replicates (samples, else stats n/stddev) give the coefficient of variation
+    of its mean, carried to its reported value (which may be a median); a side without
+    them counts as exact.
+    """
+    sides = [_relative_spread(sync, samples[0]), _relative_spread(async_value, samples[1])]
+    interval = ratio_interval(sides[1], sides[0])
+    if interval is not None:
+        return interval
+    sync_range, async_range = _range(sync), _range(async_value)
+    if sync_range is None and async_range is None:
+        return None
+    return ratio_range(
+        async_range or (async_value.value_base,) * 2,
+        sync_range or (sync.value_base,) * 2,
+        estimate=async_value.value_base / sync.value_base,
+    )
+
+
+def _relative_spread(value: SeriesValue, samples: Sequence[float] | None) -> Summary:
+    summary = summarize(value.stats, samples)
+    if summary is None or summary.mean <= 0:
+        return Summary(1, value.value_base, 0.0)
+    return Summary(summary.n, value.value_base, value.value_base * summary.stddev / summary.mean)
+
+
+def _range(value: SeriesValue) -> tuple[float, float] | None:
+    stats = value.stats or {}
+    if "min" not in stats and "max" not in stats:
+        return None
+    factor = unit_info(value.unit).factor
+    return stats.get("min", value.value) * factor, stats.get("max", value.value) * factor
 
 
 def _mode_side(value: SeriesValue, series: Series) -> ModeSide:

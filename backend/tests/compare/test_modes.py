@@ -1,11 +1,13 @@
 """GET /api/v1/compare/modes reproduces the seed studies' published sync/async ratios."""
 
+import math
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from benchboard.compare.pairing import Candidate, pair_modes
+from tests.builders import result, run
 from tests.seeded import seeded  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.usefixtures("seeded")
@@ -73,6 +75,61 @@ def test_filters_narrow_the_pairs(client: TestClient) -> None:
 
 def test_mode_filter_does_not_hide_pairs(client: TestClient) -> None:
     assert len(pairs(client, mode="async")) == len(pairs(client))
+
+
+def upload_pair(
+    client: TestClient, auth: dict[str, str], sync: dict[str, Any], async_: dict[str, Any]
+) -> dict[str, Any]:
+    body = run(
+        suite="interval-check",
+        results=[result(mode="sync", **sync), result(mode="async", **async_)],
+    )
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+    (pair,) = pairs(client, suite="interval-check")
+    return pair
+
+
+def test_pairs_carry_a_95_percent_interval_from_replicates(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    pair = upload_pair(
+        client,
+        auth,
+        sync={"value": 100.0, "samples": [90.0, 100.0, 110.0]},
+        async_={"value": 200.0, "samples": [180.0, 200.0, 220.0]},
+    )
+    # cv 10 % and n = 3 a side: Var(ln r) = 2 * 0.01 / 3, df = 4, t(0.975, 4) = 2.776445.
+    half = 2.776445 * math.sqrt(0.02 / 3)
+    interval = pair["interval"]
+    assert (interval["method"], interval["level"]) == ("delta_log", 0.95)
+    assert interval["estimate"] == pytest.approx(pair["async_over_sync"])
+    assert interval["low"] == pytest.approx(2 * math.exp(-half), rel=1e-6)
+    assert interval["high"] == pytest.approx(2 * math.exp(half), rel=1e-6)
+
+
+def test_pairs_with_only_ranges_carry_the_range_of_ratios(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    pair = upload_pair(
+        client,
+        auth,
+        sync={"value": 85.5, "stats": {"min": 84.0, "max": 87.0}},
+        async_={"value": 87.5, "stats": {"min": 84.0, "max": 91.0}},
+    )
+    interval = pair["interval"]
+    assert (interval["method"], interval["level"]) == ("range", None)
+    assert interval["low"] == pytest.approx(84 / 87)
+    assert interval["high"] == pytest.approx(91 / 84)
+
+
+def test_pairs_without_spread_have_no_interval(client: TestClient) -> None:
+    (pair,) = find(
+        pairs(client, suite="dart-async-file-writes", variant="sequential"),
+        "file-write-tiny",
+        "time_per_op",
+        writes=10000,
+    )
+    assert pair["interval"] is None
 
 
 def _candidate(series_id: int, mode: str, implementation: str, **params: Any) -> Candidate:

@@ -7,7 +7,6 @@ import pytest
 from fastapi.testclient import TestClient
 from scipy import stats
 
-from benchboard.compare.significance import Summary, summarize, welch_p_value
 from tests.builders import result, run
 
 
@@ -120,30 +119,6 @@ def test_with_replicates_welch_decides_and_matches_scipy(
     # 2.4 % slower: under the 5 % band, but the samples leave no doubt.
     assert rows["slower"]["verdict"] == "worse"
     assert rows["slower"]["p_value"] < 0.001
-
-
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        (Summary(5, 10.0, 1.0), Summary(5, 12.0, 1.0)),
-        (Summary(3, 1.0, 0.1), Summary(30, 1.2, 0.5)),
-        (Summary(100, 5.0, 2.0), Summary(2, 5.1, 0.01)),
-        (Summary(10, 0.0, 1.0), Summary(10, 8.0, 1.0)),  # far in the tail
-    ],
-)
-def test_welch_p_value_matches_scipy(a: Summary, b: Summary) -> None:
-    reference = stats.ttest_ind_from_stats(
-        a.mean, a.stddev, a.n, b.mean, b.stddev, b.n, equal_var=False
-    ).pvalue
-    assert welch_p_value(a, b) == pytest.approx(reference, rel=1e-8, abs=1e-300)
-
-
-def test_summaries_come_from_samples_else_complete_stats() -> None:
-    assert summarize(None, [1.0, 2.0, 3.0]) == Summary(3, 2.0, 1.0)
-    assert summarize({"n": 10, "mean": 5.0, "stddev": 0.5}, None) == Summary(10, 5.0, 0.5)
-    assert summarize({"n": 10, "median": 4.0, "stddev": 0.5}, None) == Summary(10, 4.0, 0.5)
-    assert summarize({"n": 10, "mean": 5.0}, None) is None  # no spread
-    assert summarize({"mean": 5.0, "stddev": 0.5}, [7.0]) is None  # one sample, no n
 
 
 def test_unknown_runs_are_404(client: TestClient, auth: dict[str, str]) -> None:

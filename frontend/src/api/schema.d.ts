@@ -871,6 +871,7 @@ export interface components {
             hardware: string;
             /** Implementation */
             implementation: string | null;
+            interval: components["schemas"]["RatioIntervalOut"] | null;
             /** Language */
             language: string;
             /** Metric */
@@ -915,6 +916,29 @@ export interface components {
             value_base: number;
             /** Variant */
             variant: string | null;
+        };
+        /**
+         * RatioIntervalOut
+         * @description An interval of async/sync (stats.intervals): a 95% confidence interval by the delta
+         *     method on the log scale, or (``range``, ``level`` null) the extreme ratios of reported
+         *     min/max ranges.
+         */
+        RatioIntervalOut: {
+            /** Df */
+            df: number | null;
+            /** Estimate */
+            estimate: number;
+            /** High */
+            high: number;
+            /** Level */
+            level: number | null;
+            /** Low */
+            low: number;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "delta_log" | "range";
         };
         /** RegressionEventOut */
         RegressionEventOut: {

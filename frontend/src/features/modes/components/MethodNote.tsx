@@ -1,4 +1,4 @@
-/** How the ratio and its interval are computed (the same text as in lib/ratio.ts). */
+/** How the ratio and its interval are computed (by the service: benchboard.stats.intervals). */
 export function MethodNote() {
   return (
     <details className="method">
@@ -11,8 +11,9 @@ export function MethodNote() {
         (throughput, IOPS) it means async is faster.
       </p>
       <p>
-        <strong>95% interval</strong> where a side reports its sample count and standard deviation: the delta
-        method on the log ratio, Var(ln r) ≈ s<sub>a</sub>²/(n<sub>a</sub>·m<sub>a</sub>²) + s<sub>s</sub>²/(n
+        <strong>95% interval</strong> where a side reports its samples, or its sample count and standard
+        deviation: the delta method on the log ratio, Var(ln r) ≈ s<sub>a</sub>²/(n<sub>a</sub>·m<sub>a</sub>
+        ²) + s<sub>s</sub>²/(n
         <sub>s</sub>·m
         <sub>s</sub>²), bounds r·exp(±t·√Var) with Student's t at Welch–Satterthwaite degrees of freedom. A
         side without spread counts as exact.

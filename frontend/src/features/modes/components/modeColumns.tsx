@@ -3,13 +3,12 @@ import { historyHref } from "../../../lib/filters";
 import { formatParams } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatValue } from "../../../lib/units";
+import { formatInterval } from "../lib/ratio";
 import type { RatioRow } from "../lib/ratioRows";
 import { sidesLabel } from "../lib/ratioRows";
 
 function intervalText(row: RatioRow): string {
-  if (!row.interval) return "";
-  const bounds = `${row.interval.low.toPrecision(3)} – ${row.interval.high.toPrecision(3)}`;
-  return row.interval.method === "delta" ? `${bounds} (95%)` : `${bounds} (range)`;
+  return row.interval ? formatInterval(row.interval) : "";
 }
 
 const side = (key: "sync" | "async", header: string): Column<RatioRow> => ({

@@ -29,6 +29,7 @@ function pair(overrides: Partial<ModePair> = {}): ModePair {
     sync: side({ series_id: 1, value: 57.444, unit: "us", value_base: 57.444e-6 }),
     async: side({ series_id: 2, value: 119.898, unit: "us", value_base: 119.898e-6 }),
     async_over_sync: 119.898 / 57.444,
+    interval: null,
     ...overrides,
   };
 }
@@ -76,6 +77,7 @@ describe("buildRatioSections", () => {
         sync: side({ series_id: 1, value: 10, unit: "ms", value_base: 0.01, stats: { min: 8, max: 12 } }),
         async: side({ series_id: 2, value: 20, unit: "ms", value_base: 0.02 }),
         async_over_sync: 2,
+        interval: { estimate: 2, low: 20 / 12, high: 20 / 8, level: null, method: "range", df: null },
       }),
     ]);
     const row = section?.rows[0];

@@ -2,7 +2,7 @@
 import type { ModePair, ModeSide } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
 import { type Params, workloadLabel } from "../../../lib/identity";
-import { describeRatio, type RatioInterval, type RatioWording, ratioInterval } from "./ratio";
+import { describeRatio, type RatioInterval, type RatioWording } from "./ratio";
 
 export interface RatioRow {
   key: string;
@@ -53,7 +53,7 @@ export function sidesLabel(pair: ModePair): string {
 }
 
 function toRow(pair: ModePair, ratio: number): RatioRow {
-  const interval = ratioInterval(pair.sync, pair.async, ratio);
+  const interval = pair.interval;
   const logRatio = Math.log10(ratio);
   return {
     key: `${pair.sync.series_id}:${pair.async.series_id}`,
