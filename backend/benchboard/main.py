@@ -15,6 +15,7 @@ from benchboard.config import Settings, get_settings
 from benchboard.database_server import resolve_database_url
 from benchboard.db import make_engine, make_session_factory
 from benchboard.errors import NotFound, install_error_handlers
+from benchboard.findings.router import router as findings_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
 from benchboard.regressions.router import router as regressions_router
@@ -42,6 +43,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         health_router,
         runs_router,
         suites_router,
+        findings_router,
         series_router,
         compare_router,
         regressions_router,

@@ -83,8 +83,44 @@ class Suite(Base):
     name: Mapped[str] = mapped_column(Text, primary_key=True)
     # Where runs without `git.branch` count, and which branch default views show.
     default_branch: Mapped[str] = mapped_column(Text, server_default=DEFAULT_BRANCH)
+    # A study's page: what a maintainer says about the suite (its runs' tags say the rest).
+    title: Mapped[str | None] = mapped_column(Text)
+    description: Mapped[str | None] = mapped_column(Text)
+    authors: Mapped[list[str]] = mapped_column(JSONB, server_default="[]")
+    # [{"label": …, "url": …}]: the article, the code, the raw data.
+    links: Mapped[list[dict[str, str]]] = mapped_column(JSONB, server_default="[]")
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+
+
+class Finding(Base):
+    """A maintainer's headline of a study: the ratio of two results, each pinned to its run.
+
+    The runs are pinned on purpose (no ON DELETE CASCADE): a published finding must keep
+    the figures it states, so retention may not drop them (findings.service.pinned_run_ids).
+    """
+
+    __tablename__ = "finding"
+    __table_args__ = (
+        UniqueConstraint("suite", "position", name="uq_finding_suite_position"),
+        Index("ix_finding_numerator_run_id", "numerator_run_id"),
+        Index("ix_finding_denominator_run_id", "denominator_run_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    suite: Mapped[str] = mapped_column(ForeignKey("suite.name", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    numerator_series_id: Mapped[int] = mapped_column(ForeignKey("series.id"))
+    numerator_run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id"))
+    numerator_label: Mapped[str] = mapped_column(Text)
+    denominator_series_id: Mapped[int] = mapped_column(ForeignKey("series.id"))
+    denominator_run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id"))
+    denominator_label: Mapped[str] = mapped_column(Text)
+    # Completes the sentence: "async 2.09× slower than sync" + " for 10,000 tiny writes".
+    context: Mapped[str | None] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
 
 
 class Run(Base):

@@ -8,7 +8,7 @@ from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.runs.schemas import SLUG_PATTERN
 from benchboard.suites import service
-from benchboard.suites.schemas import SuiteList, SuiteSettings, SuiteUpdate
+from benchboard.suites.schemas import Study, SuiteList, SuiteSettings, SuiteUpdate
 
 router = APIRouter(prefix="/api/v1/suites", tags=["suites"])
 SuiteName = Annotated[str, Path(pattern=SLUG_PATTERN, description="the suite's slug")]
@@ -26,6 +26,13 @@ def get_suite(suite: SuiteName, session: SessionDep) -> SuiteSettings:
     return service.get_suite(session, suite)
 
 
+@router.get("/{suite}/study", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})
+def get_study(suite: SuiteName, session: SessionDep) -> Study:
+    """A study's page: title, description, authors, links, machines in full, its newest
+    runs, its workloads and its pinned findings."""
+    return service.get_study(session, suite)
+
+
 @router.put(
     "/{suite}",
     responses={code: {"model": ErrorOut} for code in (401, 403, 422)},
@@ -33,5 +40,6 @@ def get_suite(suite: SuiteName, session: SessionDep) -> SuiteSettings:
 def update_suite(
     suite: SuiteName, update: SuiteUpdate, session: SessionDep, token: MaintainerToken
 ) -> SuiteSettings:
-    """Change the settings sent (partial update); needs a `maintain` token."""
+    """Change the settings and study metadata sent (partial update); needs a `maintain`
+    token."""
     return service.update_suite(session, suite, update)

@@ -5,15 +5,35 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from benchboard.findings.schemas import FindingOut
+from benchboard.runs.schemas import HardwareOut, RunSummary
+
 BranchName = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+Title = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+Description = Annotated[StrictStr, Field(min_length=1, max_length=5000)]
+Author = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+
+
+class StudyLink(BaseModel):
+    """A source of the study: the article, its code, the raw data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+    url: Annotated[StrictStr, Field(pattern=r"^https?://[^\s]+$", max_length=2000)]
 
 
 class SuiteOut(BaseModel):
     """A study or suite: what it covers and when it ran (series of its default branch)."""
 
     suite: str
-    title: str | None
+    title: str | None = Field(
+        description="the maintainer's title, else what its runs' names share, else the "
+        "name of its only run"
+    )
     description: str | None
+    authors: list[str]
+    first_finding: FindingOut | None
     default_branch: str
     branches: list[str]
     run_count: int
@@ -41,6 +61,10 @@ class SuiteSettings(BaseModel):
     suite: str
     default_branch: str
     branches: list[BranchOut]
+    title: str | None
+    description: str | None
+    authors: list[str]
+    links: list[StudyLink]
     updated_at: datetime
 
 
@@ -54,3 +78,32 @@ class SuiteUpdate(BaseModel):
         description="Where runs without git.branch count from now on, and which branch "
         "default views show. Runs already stored keep the branch they were given.",
     )
+    title: Title | None = Field(default=None, description="null clears it")
+    description: Description | None = Field(default=None, description="null clears it")
+    authors: Annotated[list[Author], Field(max_length=50)] | None = None
+    links: Annotated[list[StudyLink], Field(max_length=20)] | None = None
+
+
+class StudyWorkload(BaseModel):
+    """A benchmark and metric of the study, with how many series measure it."""
+
+    benchmark: str
+    metric: str
+    series_count: int
+
+
+class Study(BaseModel):
+    """Everything a study's page shows: what the maintainer says, the machines in full,
+    the runs (with their `date_estimated` and `date_basis` tags), the workloads, the
+    pinned findings."""
+
+    suite: str
+    title: str | None
+    description: str | None
+    authors: list[str]
+    links: list[StudyLink]
+    default_branch: str
+    hardware: list[HardwareOut]
+    runs: list[RunSummary]
+    workloads: list[StudyWorkload]
+    findings: list[FindingOut]

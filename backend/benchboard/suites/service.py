@@ -13,9 +13,26 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from benchboard.errors import FieldError, NotFound, ValidationFailed
+from benchboard.findings.service import list_findings
 from benchboard.models import Hardware, Run, Series, Suite
-from benchboard.suites.schemas import BranchOut, SuiteList, SuiteOut, SuiteSettings, SuiteUpdate
+from benchboard.runs.queries import RunFilter, list_runs
+from benchboard.runs.schemas import HardwareOut
+from benchboard.suites.schemas import (
+    BranchOut,
+    Study,
+    StudyLink,
+    StudyWorkload,
+    SuiteList,
+    SuiteOut,
+    SuiteSettings,
+    SuiteUpdate,
+)
 from benchboard.suites.titles import suite_title
+
+# The newest runs a study's page lists; the runs page pages through the rest.
+STUDY_RUNS = 50
+# Metadata a maintainer may clear with null: lists become empty, texts null.
+_LIST_SETTINGS = ("authors", "links")
 
 # SQL text: SQLAlchemy never caches the dialect's INSERT … ON CONFLICT (see runs.service).
 _CREATE_SUITE = text("INSERT INTO suite (name) VALUES (:name) ON CONFLICT (name) DO NOTHING")
@@ -61,6 +78,10 @@ def get_suite(session: Session, suite: str) -> SuiteSettings:
         branches=[
             BranchOut(name=b.branch, run_count=b.runs, last_started_at=b.last) for b in branches
         ],
+        title=row.title,
+        description=row.description,
+        authors=row.authors,
+        links=[StudyLink.model_validate(link) for link in row.links],
         updated_at=row.updated_at,
     )
 
@@ -77,6 +98,9 @@ def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSett
             "a suite always has a default branch",
             [FieldError(path="default_branch", message="must be a branch name, not null")],
         )
+    for name in _LIST_SETTINGS:
+        if name in sent and sent[name] is None:
+            sent[name] = []
     statement = pg_insert(Suite).values(name=suite, **sent)
     session.execute(
         statement.on_conflict_do_update(
@@ -89,11 +113,12 @@ def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSett
 
 
 def list_suites(session: Session) -> SuiteList:
-    """Every suite, newest first: its title is what its runs' names share (else the newest
-    run's name), its description the newest run's `description` tag; series, languages and
-    machines are those of its default branch."""
+    """Every suite, newest first, with its first finding: its title is the maintainer's,
+    else what its runs' names share; its description the maintainer's, else the newest
+    run's `description` tag; series, languages and machines are those of its default
+    branch."""
     newest = (
-        select(Run.suite, Run.name, Run.tags["description"].astext.label("description"))
+        select(Run.suite, Run.tags["description"].astext.label("description"))
         .distinct(Run.suite)
         .order_by(Run.suite, Run.started_at.desc())
         .subquery()
@@ -131,7 +156,9 @@ def list_suites(session: Session) -> SuiteList:
         select(
             runs,
             Suite.default_branch,
-            newest.c.name,
+            Suite.title,
+            Suite.description.label("suite_description"),
+            Suite.authors,
             newest.c.description,
             func.coalesce(series.c.series_count, 0).label("series_count"),
             series.c.languages,
@@ -142,12 +169,15 @@ def list_suites(session: Session) -> SuiteList:
         .outerjoin(series, series.c.suite == runs.c.suite)
         .order_by(runs.c.last_started_at.desc())
     ).all()
+    first_findings = {f.suite: f for f in list_findings(session, first_only=True)}
     return SuiteList(
         items=[
             SuiteOut(
                 suite=r.suite,
-                title=suite_title(r.names, newest=r.name),
-                description=r.description,
+                title=r.title or suite_title(r.names),
+                description=r.suite_description or r.description,
+                authors=r.authors,
+                first_finding=first_findings.get(r.suite),
                 default_branch=r.default_branch,
                 branches=r.branches,
                 run_count=r.run_count,
@@ -161,3 +191,40 @@ def list_suites(session: Session) -> SuiteList:
             for r in rows
         ]
     )
+
+
+def get_study(session: Session, suite: str) -> Study:
+    """A study's page: metadata, machines in full, newest runs, workloads, findings."""
+    settings = get_suite(session, suite)
+    hardware = session.execute(
+        select(Hardware.name, Hardware.info)
+        .where(Hardware.id.in_(select(Run.hardware_id).where(Run.suite == suite)))
+        .order_by(Hardware.name)
+    ).all()
+    workloads = session.execute(
+        select(Series.benchmark, Series.metric, func.count().label("series_count"))
+        .where(Series.suite == suite, on_default_branch(Series.suite, Series.branch))
+        .group_by(Series.benchmark, Series.metric)
+        .order_by(Series.benchmark, Series.metric)
+    ).all()
+    runs = list_runs(session, RunFilter(suite=suite), limit=STUDY_RUNS, cursor=None)
+    return Study(
+        suite=suite,
+        title=settings.title or _derived_title(session, suite),
+        description=settings.description,
+        authors=settings.authors,
+        links=settings.links,
+        default_branch=settings.default_branch,
+        hardware=[HardwareOut(name=h.name, info=h.info) for h in hardware],
+        runs=runs.items,
+        workloads=[
+            StudyWorkload(benchmark=w.benchmark, metric=w.metric, series_count=w.series_count)
+            for w in workloads
+        ],
+        findings=list_findings(session, [suite]),
+    )
+
+
+def _derived_title(session: Session, suite: str) -> str | None:
+    names = session.scalars(select(Run.name).where(Run.suite == suite).distinct()).all()
+    return suite_title(list(names))

@@ -5,10 +5,13 @@ import os
 MIN_TITLE = 12
 
 
-def suite_title(names: list[str | None], *, newest: str | None) -> str | None:
+def suite_title(names: list[str | None]) -> str | None:
     """What the suite's runs are called in common ("Study X (8 cores)", "Study X (40 cores)"
-    → "Study X"), else the newest run's name."""
-    named = [name for name in names if name]
+    → "Study X"), the name of its only named run, else None: a suite is never titled by
+    one of many runs ("nightly #6")."""
+    named = sorted({name for name in names if name})
+    if len(named) == 1:
+        return named[0]
     # Character by character on purpose: these are titles, not paths.
-    common = os.path.commonprefix(named).rstrip(" ([-–—:,") if len(named) > 1 else ""  # noqa: RUF071
-    return common if len(common) >= MIN_TITLE else newest
+    common = os.path.commonprefix(named).rstrip(" ([-–—:,")  # noqa: RUF071
+    return common if len(common) >= MIN_TITLE else None

@@ -189,12 +189,3 @@ def test_runs_filter_by_tags(client: TestClient) -> None:
     response = client.get("/api/v1/runs", params={"tag": "no-equals-sign"})
     assert response.status_code == 422
     assert response.json()["fields"][0]["path"] == "tag"
-
-
-@pytest.mark.usefixtures("seeded")
-def test_suite_title_is_what_its_runs_share(client: TestClient) -> None:
-    titles = {s["suite"]: s["title"] for s in get(client, "/api/v1/suites")["items"]}
-    assert titles["go-vs-dart-rest"] == "Dart vs Go REST Server Performance Comparison Study"
-    assert titles["fio-sync-vs-async"] == "Synchronous IO is fast?!"
-    assert titles["dart-isolate-messaging"].startswith("Experiment 012: SendPort vs Isolate")
-    assert not titles["dart-isolate-messaging"].endswith("cited)")

@@ -192,6 +192,10 @@ def test_suite_settings_need_a_maintain_token(
         "suite": SUITE,
         "default_branch": "trunk",
         "branches": [],
+        "title": None,
+        "description": None,
+        "authors": [],
+        "links": [],
         "updated_at": created.json()["updated_at"],
     }
     assert (

@@ -1,0 +1,28 @@
+"""HTTP for a study's findings: read them, or replace them with a `maintain` token."""
+
+from fastapi import APIRouter
+
+from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
+from benchboard.errors import ErrorOut
+from benchboard.findings import service
+from benchboard.findings.schemas import FindingList, FindingsUpdate
+from benchboard.suites.router import SuiteName
+
+router = APIRouter(prefix="/api/v1/suites", tags=["findings"])
+
+
+@router.get("/{suite}/findings", dependencies=[ReadAccess])
+def list_findings(suite: SuiteName, session: SessionDep) -> FindingList:
+    """The study's pinned findings in their order, each a ratio worded for readers."""
+    return FindingList(items=service.list_findings(session, [suite]))
+
+
+@router.put(
+    "/{suite}/findings",
+    responses={code: {"model": ErrorOut} for code in (401, 403, 404, 422)},
+)
+def replace_findings(
+    suite: SuiteName, update: FindingsUpdate, session: SessionDep, token: MaintainerToken
+) -> FindingList:
+    """Pin these findings, in this order, in place of the study's current ones."""
+    return service.replace_findings(session, suite, update, actor=token.name)

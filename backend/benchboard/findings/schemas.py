@@ -1,0 +1,97 @@
+"""Findings as a maintainer pins them and as readers read them."""
+
+import uuid
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from benchboard_ingest.vocabulary import Direction
+
+MAX_FINDINGS = 50
+Label = Annotated[StrictStr, Field(min_length=1, max_length=80)]
+
+
+class FindingSideIn(BaseModel):
+    """One result of the ratio: a series' value in one run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: uuid.UUID
+    series_id: int
+    label: Label = Field(description='what readers call this side: "async", "Go net/http"')
+
+
+class FindingIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    numerator: FindingSideIn
+    denominator: FindingSideIn
+    context: Annotated[StrictStr, Field(min_length=1, max_length=200)] | None = Field(
+        default=None, description='ends the sentence: "for 10,000 tiny writes"'
+    )
+    note: Annotated[StrictStr, Field(min_length=1, max_length=1000)] | None = Field(
+        default=None, description="where the figure comes from, what the source says"
+    )
+
+
+class FindingsUpdate(BaseModel):
+    """The study's findings, in the order readers see them; replaces the ones pinned."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    findings: Annotated[list[FindingIn], Field(max_length=MAX_FINDINGS)]
+
+
+IntervalMethod = Literal["range"]
+Verdict = Literal["faster", "slower", "more", "fewer", "same"]
+
+
+class RatioInterval(BaseModel):
+    """Bounds of the ratio. `range`: the extreme ratios the sides' reported min/max
+    allow; that is a range, not a confidence interval."""
+
+    low: float
+    high: float
+    method: IntervalMethod
+
+
+class FindingSide(BaseModel):
+    label: str
+    run_id: uuid.UUID
+    run_name: str | None
+    series_id: int
+    benchmark: str
+    params: dict[str, Any]
+    language: str
+    implementation: str | None
+    mode: str | None
+    variant: str | None
+    hardware: str
+    metric: str
+    value: float
+    unit: str
+    value_base: float
+    stats: dict[str, float] | None
+
+
+class FindingOut(BaseModel):
+    """numerator / denominator in one base unit, worded by the metric's direction."""
+
+    id: int
+    suite: str
+    text: str = Field(description='"async 2.09× slower than sync for 10,000 tiny writes"')
+    ratio: float
+    factor: float = Field(description="the factor the text states, ≥ 1")
+    verdict: Verdict
+    interval: RatioInterval | None
+    difference_base: float = Field(description="numerator − denominator, in base_unit")
+    base_unit: str
+    direction: Direction
+    context: str | None
+    note: str | None
+    numerator: FindingSide
+    denominator: FindingSide
+
+
+class FindingList(BaseModel):
+    items: list[FindingOut]
