@@ -29,15 +29,9 @@ from benchboard.series.service import (
     series_value,
     series_with_hardware,
 )
-from benchboard.stats.intervals import (
-    RatioInterval,
-    Summary,
-    ratio_interval,
-    ratio_range,
-    summarize,
-    welch_p_value,
-)
-from benchboard_ingest.vocabulary import MODES, unit_info
+from benchboard.stats.intervals import summarize, welch_p_value
+from benchboard.stats.values import value_ratio_interval
+from benchboard_ingest.vocabulary import MODES
 
 # Without replicates a change this small is not called better or worse.
 NOISE_THRESHOLD = 0.05
@@ -112,7 +106,7 @@ def _mode_pair(
         include=_GROUP_FIELDS | {"base_unit", "direction"}
     )
     ratio = async_value.value_base / sync.value_base if sync.value_base else None
-    interval = _mode_interval(sync, async_value, samples) if ratio and ratio > 0 else None
+    interval = value_ratio_interval(sync, async_value, samples) if ratio and ratio > 0 else None
     return ModePair(
         **identity,
         sync=_mode_side(sync, series),
@@ -120,47 +114,6 @@ def _mode_pair(
         async_over_sync=ratio,
         interval=RatioIntervalOut(**vars(interval)) if interval else None,
     )
-
-
-def _mode_interval(
-    sync: SeriesValue,
-    async_value: SeriesValue,
-    samples: tuple[Sequence[float] | None, Sequence[float] | None],
-) -> RatioInterval | None:
-    """95% interval of async/sync around the ratio of the reported values; else the
-    extreme ratios of their min/max ranges; else none.
-
-    A side's replicates (samples, else stats n/stddev) give the coefficient of variation
-    of its mean, carried to its reported value (which may be a median); a side without
-    them counts as exact.
-    """
-    sides = [_relative_spread(sync, samples[0]), _relative_spread(async_value, samples[1])]
-    interval = ratio_interval(sides[1], sides[0])
-    if interval is not None:
-        return interval
-    sync_range, async_range = _range(sync), _range(async_value)
-    if sync_range is None and async_range is None:
-        return None
-    return ratio_range(
-        async_range or (async_value.value_base,) * 2,
-        sync_range or (sync.value_base,) * 2,
-        estimate=async_value.value_base / sync.value_base,
-    )
-
-
-def _relative_spread(value: SeriesValue, samples: Sequence[float] | None) -> Summary:
-    summary = summarize(value.stats, samples)
-    if summary is None or summary.mean <= 0:
-        return Summary(1, value.value_base, 0.0)
-    return Summary(summary.n, value.value_base, value.value_base * summary.stddev / summary.mean)
-
-
-def _range(value: SeriesValue) -> tuple[float, float] | None:
-    stats = value.stats or {}
-    if "min" not in stats and "max" not in stats:
-        return None
-    factor = unit_info(value.unit).factor
-    return stats.get("min", value.value) * factor, stats.get("max", value.value) * factor
 
 
 def _mode_side(value: SeriesValue, series: Series) -> ModeSide:

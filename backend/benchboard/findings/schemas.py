@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from benchboard.compare.schemas import RatioIntervalOut
 from benchboard_ingest.vocabulary import Direction
 
 MAX_FINDINGS = 50
@@ -42,17 +43,7 @@ class FindingsUpdate(BaseModel):
     findings: Annotated[list[FindingIn], Field(max_length=MAX_FINDINGS)]
 
 
-IntervalMethod = Literal["range"]
 Verdict = Literal["faster", "slower", "more", "fewer", "same"]
-
-
-class RatioInterval(BaseModel):
-    """Bounds of the ratio. `range`: the extreme ratios the sides' reported min/max
-    allow; that is a range, not a confidence interval."""
-
-    low: float
-    high: float
-    method: IntervalMethod
 
 
 class FindingSide(BaseModel):
@@ -83,7 +74,10 @@ class FindingOut(BaseModel):
     ratio: float
     factor: float = Field(description="the factor the text states, ≥ 1")
     verdict: Verdict
-    interval: RatioInterval | None
+    interval: RatioIntervalOut | None = Field(
+        description="95% interval where the sides carry replicates, else the range their "
+        "reported min/max allow"
+    )
     difference_base: float = Field(description="numerator − denominator, in base_unit")
     base_unit: str
     direction: Direction

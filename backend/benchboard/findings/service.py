@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Row, delete, select, tuple_, union
 from sqlalchemy.orm import Session
 
+from benchboard.compare.schemas import RatioIntervalOut
 from benchboard.errors import FieldError, NotFound, validation_failed
 from benchboard.findings.schemas import (
     FindingIn,
@@ -21,8 +22,10 @@ from benchboard.findings.schemas import (
     FindingSideIn,
     FindingsUpdate,
 )
-from benchboard.findings.wording import range_interval, word_ratio
+from benchboard.findings.wording import word_ratio
 from benchboard.models import Finding, Hardware, Result, Run, Series, Suite
+from benchboard.series.schemas import SeriesValue
+from benchboard.stats.values import value_ratio_interval
 
 Pin = tuple[uuid.UUID, int]  # (run_id, series_id): one result
 
@@ -40,6 +43,8 @@ def _pinned_results(session: Session, pins: Iterable[Pin]) -> dict[Pin, Row[Any]
             Result.unit,
             Result.value_base,
             Result.stats,
+            Result.samples,
+            Result.started_at,
             Run.suite.label("run_suite"),
             Run.name.label("run_name"),
             Series.benchmark,
@@ -82,6 +87,17 @@ def _side(label: str, row: Row[Any]) -> FindingSide:
     )
 
 
+def _value(row: Row[Any]) -> SeriesValue:
+    return SeriesValue(
+        run_id=row.run_id,
+        started_at=row.started_at,
+        value=row.value,
+        unit=row.unit,
+        value_base=row.value_base,
+        stats=row.stats,
+    )
+
+
 def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -> FindingOut:
     ratio = numerator.value_base / denominator.value_base
     text, verdict, factor = word_ratio(
@@ -93,9 +109,8 @@ def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -
         direction=numerator.direction,
         context=finding.context,
     )
-    interval = range_interval(
-        (numerator.value_base, numerator.unit, numerator.stats),
-        (denominator.value_base, denominator.unit, denominator.stats),
+    interval = value_ratio_interval(
+        _value(denominator), _value(numerator), (denominator.samples, numerator.samples)
     )
     return FindingOut(
         id=finding.id,
@@ -104,7 +119,7 @@ def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -
         ratio=ratio,
         factor=factor,
         verdict=verdict,
-        interval=interval,
+        interval=RatioIntervalOut(**vars(interval)) if interval else None,
         difference_base=numerator.value_base - denominator.value_base,
         base_unit=numerator.base_unit,
         direction=numerator.direction,

@@ -1,4 +1,4 @@
-"""A ratio of two results in the words readers use, and the range its sides allow.
+"""A ratio of two results in the words readers use.
 
 - Speed metrics (time, rates, bandwidth) say faster/slower, judged by the metric's
   direction: for time a larger value is slower, for a rate it is faster.
@@ -7,9 +7,7 @@
   1.00 is "about the same".
 """
 
-from collections.abc import Mapping
-
-from benchboard.findings.schemas import RatioInterval, Verdict
+from benchboard.findings.schemas import Verdict
 from benchboard_ingest.vocabulary import Direction, unit_info
 
 SPEED_DIMENSIONS = frozenset({"time", "bandwidth", "operation_rate", "request_rate"})
@@ -47,28 +45,3 @@ def word_ratio(
         verdict = "more" if ratio > 1 else "fewer"
         said = f"{verdict} {metric.replace('_', ' ')}"
     return f"{numerator} {format_factor(factor)} {said} than {denominator}{tail}", verdict, factor
-
-
-def _bounds(value_base: float, unit: str, stats: Mapping[str, float] | None) -> tuple[float, float]:
-    factor = unit_info(unit).factor
-    low = (stats or {}).get("min")
-    high = (stats or {}).get("max")
-    return (
-        value_base if low is None else low * factor,
-        value_base if high is None else high * factor,
-    )
-
-
-def range_interval(
-    numerator: tuple[float, str, Mapping[str, float] | None],
-    denominator: tuple[float, str, Mapping[str, float] | None],
-) -> RatioInterval | None:
-    """The extreme ratios that the sides' reported ranges (stats.min/max) allow, each side
-    as (value_base, unit, stats); None when neither side reports a range."""
-    if not any(s and ("min" in s or "max" in s) for _, _, s in (numerator, denominator)):
-        return None
-    n_low, n_high = _bounds(*numerator)
-    d_low, d_high = _bounds(*denominator)
-    if d_low <= 0 or d_high <= 0:
-        return None
-    return RatioInterval(low=n_low / d_high, high=n_high / d_low, method="range")

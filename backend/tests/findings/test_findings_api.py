@@ -299,3 +299,24 @@ def test_bad_metadata_names_the_field_and_stores_nothing(
     assert client.put(path, json={"title": "New"}, headers=bearer(upload_token)).status_code == 403
     assert client.put(path, json={"title": "New"}).status_code == 401
     assert get(client, path)["title"] is None
+
+
+def test_findings_with_replicates_get_a_95_percent_interval(
+    client: TestClient, auth: dict[str, str], maintain_token: str
+) -> None:
+    results = [
+        result(mode="sync", value=50.0, samples=[48.0, 50.0, 52.0, 49.0, 51.0]),
+        result(mode="async", value=100.0, samples=[96.0, 104.0, 100.0, 98.0, 102.0]),
+    ]
+    body = run(results=results)
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+    ids = {s["mode"]: s["id"] for s in get(client, "/api/v1/series", suite=SUITE)["items"]}
+    pinned = {"findings": [finding(body["id"], ids["async"], ids["sync"])]}
+    path = f"/api/v1/suites/{SUITE}/findings"
+    assert client.put(path, json=pinned, headers=bearer(maintain_token)).is_success
+    (found,) = get(client, path)["items"]
+    interval = found["interval"]
+    assert (interval["method"], interval["level"]) == ("delta_log", 0.95)
+    assert found["ratio"] == pytest.approx(2.0)
+    assert interval["low"] < found["ratio"] < interval["high"]
+    assert interval["high"] / interval["low"] < 1.1

@@ -1,8 +1,8 @@
-"""A ratio worded as readers say it, and the range its sides' reported ranges allow."""
+"""A ratio worded as readers say it."""
 
 import pytest
 
-from benchboard.findings.wording import format_factor, range_interval, word_ratio
+from benchboard.findings.wording import format_factor, word_ratio
 
 
 @pytest.mark.parametrize(
@@ -58,23 +58,3 @@ def test_a_factor_that_rounds_to_one_is_about_the_same() -> None:
         context=None,
     )
     assert (text, verdict, factor) == ("A about the same as B", "same", 1.0)
-
-
-def test_range_is_the_extreme_ratios_the_reported_ranges_allow() -> None:
-    go = (61000.0, "req/s", {"min": 60000.0, "max": 62000.0})
-    conduit = (18000.0, "req/s", None)
-    interval = range_interval(go, conduit)
-    assert interval is not None
-    assert (interval.low, interval.high) == pytest.approx((60000 / 18000, 62000 / 18000))
-
-
-def test_range_bounds_are_converted_to_the_base_unit() -> None:
-    resqlite = (87.5e-6, "us", {"min": 84.0, "max": 91.0})
-    sqlite_async = (85.5e-6, "us", {"min": 84.0, "max": 87.0})
-    interval = range_interval(resqlite, sqlite_async)
-    assert interval is not None
-    assert (interval.low, interval.high) == pytest.approx((84 / 87, 91 / 84))
-
-
-def test_no_range_without_reported_ranges() -> None:
-    assert range_interval((1.0, "s", {"median": 1.0}), (2.0, "s", None)) is None

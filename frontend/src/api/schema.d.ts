@@ -411,9 +411,55 @@ export interface paths {
         get: operations["get_suite_api_v1_suites__suite__get"];
         /**
          * Update Suite
-         * @description Change the settings sent (partial update); needs a `maintain` token.
+         * @description Change the settings and study metadata sent (partial update); needs a `maintain`
+         *     token.
          */
         put: operations["update_suite_api_v1_suites__suite__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Findings
+         * @description The study's pinned findings in their order, each a ratio worded for readers.
+         */
+        get: operations["list_findings_api_v1_suites__suite__findings_get"];
+        /**
+         * Replace Findings
+         * @description Pin these findings, in this order, in place of the study's current ones.
+         */
+        put: operations["replace_findings_api_v1_suites__suite__findings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/study": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Study
+         * @description A study's page: title, description, authors, links, machines in full, its newest
+         *     runs, its workloads and its pinned findings.
+         */
+        get: operations["get_study_api_v1_suites__suite__study_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -697,6 +743,141 @@ export interface components {
             message: string;
             /** Path */
             path: string;
+        };
+        /** FindingIn */
+        FindingIn: {
+            /**
+             * Context
+             * @description ends the sentence: "for 10,000 tiny writes"
+             */
+            context?: string | null;
+            denominator: components["schemas"]["FindingSideIn"];
+            /**
+             * Note
+             * @description where the figure comes from, what the source says
+             */
+            note?: string | null;
+            numerator: components["schemas"]["FindingSideIn"];
+        };
+        /** FindingList */
+        FindingList: {
+            /** Items */
+            items: components["schemas"]["FindingOut"][];
+        };
+        /**
+         * FindingOut
+         * @description numerator / denominator in one base unit, worded by the metric's direction.
+         */
+        FindingOut: {
+            /** Base Unit */
+            base_unit: string;
+            /** Context */
+            context: string | null;
+            denominator: components["schemas"]["FindingSide"];
+            /**
+             * Difference Base
+             * @description numerator − denominator, in base_unit
+             */
+            difference_base: number;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "lower" | "higher";
+            /**
+             * Factor
+             * @description the factor the text states, ≥ 1
+             */
+            factor: number;
+            /** Id */
+            id: number;
+            /** @description 95% interval where the sides carry replicates, else the range their reported min/max allow */
+            interval: components["schemas"]["RatioIntervalOut"] | null;
+            /** Note */
+            note: string | null;
+            numerator: components["schemas"]["FindingSide"];
+            /** Ratio */
+            ratio: number;
+            /** Suite */
+            suite: string;
+            /**
+             * Text
+             * @description "async 2.09× slower than sync for 10,000 tiny writes"
+             */
+            text: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "faster" | "slower" | "more" | "fewer" | "same";
+        };
+        /** FindingSide */
+        FindingSide: {
+            /** Benchmark */
+            benchmark: string;
+            /** Hardware */
+            hardware: string;
+            /** Implementation */
+            implementation: string | null;
+            /** Label */
+            label: string;
+            /** Language */
+            language: string;
+            /** Metric */
+            metric: string;
+            /** Mode */
+            mode: string | null;
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            };
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+            /** Run Name */
+            run_name: string | null;
+            /** Series Id */
+            series_id: number;
+            /** Stats */
+            stats: {
+                [key: string]: number;
+            } | null;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number;
+            /** Value Base */
+            value_base: number;
+            /** Variant */
+            variant: string | null;
+        };
+        /**
+         * FindingSideIn
+         * @description One result of the ratio: a series' value in one run.
+         */
+        FindingSideIn: {
+            /**
+             * Label
+             * @description what readers call this side: "async", "Go net/http"
+             */
+            label: string;
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+            /** Series Id */
+            series_id: number;
+        };
+        /**
+         * FindingsUpdate
+         * @description The study's findings, in the order readers see them; replaces the ones pinned.
+         */
+        FindingsUpdate: {
+            /** Findings */
+            findings: components["schemas"]["FindingIn"][];
         };
         /** GitInfo */
         GitInfo: {
@@ -1528,6 +1709,56 @@ export interface components {
              */
             stddev: number | null;
         };
+        /**
+         * Study
+         * @description Everything a study's page shows: what the maintainer says, the machines in full,
+         *     the runs (with their `date_estimated` and `date_basis` tags), the workloads, the
+         *     pinned findings.
+         */
+        Study: {
+            /** Authors */
+            authors: string[];
+            /** Default Branch */
+            default_branch: string;
+            /** Description */
+            description: string | null;
+            /** Findings */
+            findings: components["schemas"]["FindingOut"][];
+            /** Hardware */
+            hardware: components["schemas"]["HardwareOut"][];
+            /** Links */
+            links: components["schemas"]["StudyLink"][];
+            /** Runs */
+            runs: components["schemas"]["RunSummary"][];
+            /** Suite */
+            suite: string;
+            /** Title */
+            title: string | null;
+            /** Workloads */
+            workloads: components["schemas"]["StudyWorkload"][];
+        };
+        /**
+         * StudyLink
+         * @description A source of the study: the article, its code, the raw data.
+         */
+        StudyLink: {
+            /** Label */
+            label: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * StudyWorkload
+         * @description A benchmark and metric of the study, with how many series measure it.
+         */
+        StudyWorkload: {
+            /** Benchmark */
+            benchmark: string;
+            /** Metric */
+            metric: string;
+            /** Series Count */
+            series_count: number;
+        };
         /** SuiteList */
         SuiteList: {
             /** Items */
@@ -1538,12 +1769,15 @@ export interface components {
          * @description A study or suite: what it covers and when it ran (series of its default branch).
          */
         SuiteOut: {
+            /** Authors */
+            authors: string[];
             /** Branches */
             branches: string[];
             /** Default Branch */
             default_branch: string;
             /** Description */
             description: string | null;
+            first_finding: components["schemas"]["FindingOut"] | null;
             /**
              * First Started At
              * Format: date-time
@@ -1566,7 +1800,10 @@ export interface components {
             series_count: number;
             /** Suite */
             suite: string;
-            /** Title */
+            /**
+             * Title
+             * @description the maintainer's title, else what its runs' names share, else the name of its only run
+             */
             title: string | null;
         };
         /**
@@ -1574,12 +1811,20 @@ export interface components {
          * @description A suite's settings, and the branches its runs came from (newest first).
          */
         SuiteSettings: {
+            /** Authors */
+            authors: string[];
             /** Branches */
             branches: components["schemas"]["BranchOut"][];
             /** Default Branch */
             default_branch: string;
+            /** Description */
+            description: string | null;
+            /** Links */
+            links: components["schemas"]["StudyLink"][];
             /** Suite */
             suite: string;
+            /** Title */
+            title: string | null;
             /**
              * Updated At
              * Format: date-time
@@ -1591,11 +1836,25 @@ export interface components {
          * @description Any of the settings; what is not sent stays as it is.
          */
         SuiteUpdate: {
+            /** Authors */
+            authors?: string[] | null;
             /**
              * Default Branch
              * @description Where runs without git.branch count from now on, and which branch default views show. Runs already stored keep the branch they were given.
              */
             default_branch?: string | null;
+            /**
+             * Description
+             * @description null clears it
+             */
+            description?: string | null;
+            /** Links */
+            links?: components["schemas"]["StudyLink"][] | null;
+            /**
+             * Title
+             * @description null clears it
+             */
+            title?: string | null;
         };
         /** ToolRunCreated */
         ToolRunCreated: {
@@ -3006,6 +3265,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_findings_api_v1_suites__suite__findings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FindingList"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    replace_findings_api_v1_suites__suite__findings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FindingList"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_study_api_v1_suites__suite__study_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Study"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
