@@ -4,14 +4,24 @@ Envelope: {"error": code, "message": text, "fields": [{"path": "results[3].value
 "message": "must be a finite number"}]}.
 """
 
+import json
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+logger = logging.getLogger(__name__)
+
+
+NUL_MESSAGE = "must not contain a NUL character (\\u0000)"
 
 
 class FieldError(BaseModel):
@@ -75,6 +85,15 @@ class Conflict(AppError):
     code = "conflict"
 
 
+class DatabaseUnavailable(AppError):
+    """The database cannot be reached (restarting, failing over, out of connections)."""
+
+    status_code = 503
+    code = "database_unavailable"
+    # Seconds a client should wait before trying again: about a PostgreSQL restart.
+    retry_after_s = 5
+
+
 def json_path(location: Sequence[int | str]) -> str:
     """('results', 3, 'value') -> 'results[3].value'."""
     path = ""
@@ -93,6 +112,14 @@ _REQUEST_PARTS = {"query", "path", "body", "header"}
 _UNION_TAGS = {"bool", "int", "float", "str", "constrained-str", "list[float]", "none"}
 
 
+def _is_nul_mismatch(detail: Mapping[str, Any]) -> bool:
+    """The failure of the NO_NUL pattern, whose own message shows a NUL."""
+    from benchboard.bounds import NO_NUL  # bounds builds on this module
+
+    pattern: object = detail.get("ctx", {}).get("pattern")
+    return bool(detail["type"] == "string_pattern_mismatch" and pattern == NO_NUL)
+
+
 def field_errors(details: Sequence[Mapping[str, Any]]) -> list[FieldError]:
     """pydantic's error details as one FieldError per JSON path, in the order first met."""
     merged: dict[str, list[str]] = {}
@@ -102,9 +129,14 @@ def field_errors(details: Sequence[Mapping[str, Any]]) -> list[FieldError]:
             location.pop(0)
         while location and isinstance(location[-1], str) and location[-1] in _UNION_TAGS:
             location.pop()
+        message = NUL_MESSAGE if _is_nul_mismatch(detail) else str(detail["msg"])
+        if location[-1:] == ["[key]"]:
+            # A bad key is reported on its map: the key itself may not even be printable.
+            location.pop()
+            message = f"key {location.pop()!r}: {message}"
         messages = merged.setdefault(json_path(location), [])
-        if detail["msg"] not in messages:
-            messages.append(detail["msg"])
+        if message not in messages:
+            messages.append(message)
     return [FieldError(path=path, message=" or ".join(msgs)) for path, msgs in merged.items()]
 
 
@@ -115,10 +147,21 @@ def validation_failed(subject: str, fields: Sequence[FieldError]) -> ValidationF
     return ValidationFailed(f"{subject}: {summary}{more}", fields)
 
 
+class _AsciiJSONResponse(JSONResponse):
+    """Errors may quote the input, lone surrogates included: escaped, they stay valid JSON."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def _envelope(error: AppError) -> JSONResponse:
     body = ErrorOut(error=error.code, message=error.message, fields=error.fields)
-    headers = {"WWW-Authenticate": "Bearer"} if isinstance(error, Unauthorized) else None
-    return JSONResponse(body.model_dump(), status_code=error.status_code, headers=headers)
+    headers: dict[str, str] | None = None
+    if isinstance(error, Unauthorized):
+        headers = {"WWW-Authenticate": "Bearer"}
+    elif isinstance(error, DatabaseUnavailable):
+        headers = {"Retry-After": str(error.retry_after_s)}
+    return _AsciiJSONResponse(body.model_dump(), status_code=error.status_code, headers=headers)
 
 
 def _request_validation_error(_: Request, exc: Exception) -> JSONResponse:
@@ -140,7 +183,22 @@ def _app_error(_: Request, exc: Exception) -> JSONResponse:
     return _envelope(exc)
 
 
+def _database_error(_: Request, exc: Exception) -> JSONResponse:
+    """Lost or refused connections, and a pool with none to spare, are an outage: 503."""
+    logger.warning("database unavailable: %s", exc)
+    return _envelope(DatabaseUnavailable("the database is unavailable; try again shortly"))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error)
+    # The binary COPY of results speaks to psycopg directly: its errors arrive unwrapped.
+    for error in (
+        OperationalError,
+        InterfaceError,
+        PoolTimeout,
+        psycopg.OperationalError,
+        psycopg.InterfaceError,
+    ):
+        app.add_exception_handler(error, _database_error)
     app.add_exception_handler(RequestValidationError, _request_validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -4,12 +4,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from benchboard.annotations.router import router as annotations_router
+from benchboard.bounds import reject_unstorable_parameters
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import resolve_database_url
@@ -32,6 +33,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         title="Benchboard",
         version="1.0.0",
         summary="Benchmark results: upload contract v1, series, comparisons, regressions.",
+        dependencies=[Depends(reject_unstorable_parameters)],
     )
     engine = make_engine(database_url or resolve_database_url(settings))
     app.state.settings = settings

@@ -17,13 +17,20 @@ import orjson
 from sqlalchemy import Row, Select, literal, tuple_
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from benchboard.bounds import stored_int
 from benchboard.errors import FieldError, ValidationFailed
 
 _FROM_JSON: dict[type, Callable[[Any], Any]] = {
     datetime: lambda value: datetime.fromisoformat(str(value)),
     uuid.UUID: lambda value: uuid.UUID(str(value)),
-    int: lambda value: int(str(value)),
+    int: lambda value: _stored_int(int(str(value))),
 }
+
+
+def _stored_int(value: int) -> int:
+    if not stored_int(value):
+        raise ValueError("beyond 64 bits")
+    return value
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from benchboard.annotations.schemas import (
     AnnotationList,
     AnnotationOut,
 )
+from benchboard.bounds import Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 
@@ -29,7 +30,7 @@ def create_annotation(
 @router.get("", dependencies=[ReadAccess])
 def list_annotations(
     session: SessionDep,
-    series_id: int | None = None,
+    series_id: Id64 | None = None,
     suite: str | None = None,
     hardware: str | None = None,
 ) -> AnnotationList:
@@ -39,12 +40,12 @@ def list_annotations(
 
 @router.patch("/{annotation_id}", responses=_WRITE_ERRORS)
 def edit_annotation(
-    annotation_id: int, edit: AnnotationEdit, session: SessionDep, token: MaintainerToken
+    annotation_id: Id64, edit: AnnotationEdit, session: SessionDep, token: MaintainerToken
 ) -> AnnotationOut:
     return service.edit_annotation(session, annotation_id, edit)
 
 
 @router.delete("/{annotation_id}", status_code=204, responses=_WRITE_ERRORS)
-def delete_annotation(annotation_id: int, session: SessionDep, token: MaintainerToken) -> Response:
+def delete_annotation(annotation_id: Id64, session: SessionDep, token: MaintainerToken) -> Response:
     service.delete_annotation(session, annotation_id)
     return Response(status_code=204)

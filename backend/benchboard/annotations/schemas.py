@@ -6,7 +6,9 @@ from typing import Annotated, Self
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
-Text = Annotated[str, Field(min_length=1, max_length=2_000)]
+from benchboard.bounds import NO_NUL, Id64, StoredStr
+
+Text = Annotated[str, Field(min_length=1, max_length=2_000, pattern=NO_NUL)]
 
 
 class AnnotationIn(BaseModel):
@@ -15,9 +17,9 @@ class AnnotationIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Text
-    series_id: int | None = None
-    suite: str | None = None
-    hardware: str | None = None
+    series_id: Id64 | None = None
+    suite: StoredStr | None = None
+    hardware: StoredStr | None = None
     at: AwareDatetime | None = None
     run_id: uuid.UUID | None = None
 

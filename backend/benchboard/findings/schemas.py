@@ -5,11 +5,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from benchboard.bounds import NO_NUL, Id64
 from benchboard.compare.schemas import RatioIntervalOut
 from benchboard_ingest.vocabulary import Direction
 
 MAX_FINDINGS = 50
-Label = Annotated[StrictStr, Field(min_length=1, max_length=80)]
+Label = Annotated[StrictStr, Field(min_length=1, max_length=80, pattern=NO_NUL)]
+Context = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
+Note = Annotated[StrictStr, Field(min_length=1, max_length=1000, pattern=NO_NUL)]
 
 
 class FindingSideIn(BaseModel):
@@ -18,7 +21,7 @@ class FindingSideIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     run_id: uuid.UUID
-    series_id: int
+    series_id: Id64
     label: Label = Field(description='what readers call this side: "async", "Go net/http"')
 
 
@@ -27,10 +30,10 @@ class FindingIn(BaseModel):
 
     numerator: FindingSideIn
     denominator: FindingSideIn
-    context: Annotated[StrictStr, Field(min_length=1, max_length=200)] | None = Field(
-        default=None, description='ends the sentence: "for 10,000 tiny writes"'
+    context: Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)] | None = (
+        Field(default=None, description='ends the sentence: "for 10,000 tiny writes"')
     )
-    note: Annotated[StrictStr, Field(min_length=1, max_length=1000)] | None = Field(
+    note: Note | None = Field(
         default=None, description="where the figure comes from, what the source says"
     )
 

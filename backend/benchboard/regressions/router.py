@@ -5,6 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from benchboard.bounds import Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.regressions import service, webhooks
@@ -28,7 +29,7 @@ def regression_filter(
     language: str | None = None,
     hardware: str | None = None,
     benchmark: str | None = None,
-    series_id: int | None = None,
+    series_id: Id64 | None = None,
     status: TriageStatus | None = None,
     direction: ChangeDirection | None = None,
     since: datetime | None = None,
@@ -58,7 +59,7 @@ def list_regressions(
 
 
 @router.get("/{regression_id}", dependencies=[ReadAccess], responses=_NOT_FOUND)
-def get_regression(regression_id: int, session: SessionDep) -> RegressionOut:
+def get_regression(regression_id: Id64, session: SessionDep) -> RegressionOut:
     return service.get_regression(session, regression_id)
 
 
@@ -72,14 +73,14 @@ def get_regression(regression_id: int, session: SessionDep) -> RegressionOut:
     },
 )
 def triage_regression(
-    regression_id: int, triage: RegressionTriage, session: SessionDep, token: MaintainerToken
+    regression_id: Id64, triage: RegressionTriage, session: SessionDep, token: MaintainerToken
 ) -> RegressionOut:
     """Set status, note or links; every change goes to the audit trail."""
     return service.triage_regression(session, regression_id, triage, actor=token)
 
 
 @router.get("/{regression_id}/history", dependencies=[ReadAccess], responses=_NOT_FOUND)
-def get_regression_history(regression_id: int, session: SessionDep) -> RegressionHistory:
+def get_regression_history(regression_id: Id64, session: SessionDep) -> RegressionHistory:
     """Who changed what, when (the detector included)."""
     return service.get_regression_history(session, regression_id)
 

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
+from benchboard.bounds import NO_NUL
 from benchboard.series.schemas import SeriesIdentity
 from benchboard.vocabulary import ChangeDirection, DeliveryState, TriageStatus
 
@@ -41,7 +42,7 @@ class RegressionTriage(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     status: TriageStatus | None = None
-    note: Annotated[str, Field(max_length=10_000)] | None = None
+    note: Annotated[str, Field(max_length=10_000, pattern=NO_NUL)] | None = None
     links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = None
 
 

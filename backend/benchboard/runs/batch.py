@@ -16,11 +16,9 @@ from sqlalchemy.orm import Session
 from benchboard.errors import (
     AppError,
     FieldError,
-    MalformedBody,
     ValidationFailed,
-    field_errors,
-    validation_failed,
 )
+from benchboard.runs.body import invalid_body
 from benchboard.runs.schemas import (
     RunBatchCreated,
     RunBatchItem,
@@ -44,11 +42,7 @@ def parse_batch(body: bytes) -> ParsedBatch:
     try:
         batch = RunBatchUpload.model_validate_json(body)
     except ValidationError as error:
-        details = error.errors(include_url=False)
-        if any(detail["type"] == "json_invalid" for detail in details):
-            field = FieldError(path="(body)", message="not valid JSON")
-            raise MalformedBody("the body is not valid JSON", [field]) from None
-        raise validation_failed("the batch is not valid", field_errors(details)) from None
+        raise invalid_body(error, body, "the batch is not valid") from None
     total = sum(len(run.results) for run in batch.runs)
     if total > MAX_BATCH_RESULTS:
         message = f"at most {MAX_BATCH_RESULTS:,} results in one batch, not {total:,}"

@@ -1,8 +1,11 @@
 """Reading and validating an upload body: size limit, content type, JSON, contract v1."""
 
+import json
+
 from fastapi import Request
 from pydantic import ValidationError
 
+from benchboard.bounds import unstorable_strings
 from benchboard.errors import (
     BodyTooLarge,
     FieldError,
@@ -41,13 +44,29 @@ def parse_upload(body: bytes) -> RunUpload:
     try:
         return RunUpload.model_validate_json(body)
     except ValidationError as error:
-        raise _as_app_error(error) from None
+        raise invalid_body(error, body, "the upload is not valid") from None
 
 
-def _as_app_error(error: ValidationError) -> MalformedBody | ValidationFailed:
+def invalid_body(
+    error: ValidationError, body: bytes, subject: str
+) -> MalformedBody | ValidationFailed:
+    """The error for a body pydantic refused: 400 if it is not JSON, else 422 per field."""
     details = error.errors(include_url=False)
     if any(detail["type"] == "json_invalid" for detail in details):
+        unstorable = _unstorable_strings(body)
+        if unstorable:
+            return validation_failed(subject, unstorable)
         reason = details[0]["ctx"].get("error", "invalid JSON") if details[0].get("ctx") else ""
         field = FieldError(path="(body)", message=f"not valid JSON: {reason}")
         return MalformedBody(f"the body is not valid JSON: {reason}", [field])
-    return validation_failed("the upload is not valid", field_errors(details))
+    return validation_failed(subject, field_errors(details))
+
+
+def _unstorable_strings(body: bytes) -> list[FieldError]:
+    """pydantic's parser refuses a lone surrogate escape (`"\\ud800"`) as invalid JSON;
+    Python's reads it, so the field that holds it can be named."""
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return []
+    return list(unstorable_strings(document))

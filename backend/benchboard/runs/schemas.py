@@ -4,12 +4,12 @@ Validation runs in pydantic-core (no Python validators per result) because one
 upload may carry 100,000 results.
 """
 
-import math
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Self
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     ConfigDict,
@@ -20,6 +20,14 @@ from pydantic import (
     model_validator,
 )
 
+from benchboard.bounds import (
+    FINITE_MAX,
+    INT8_MAX,
+    NO_NUL,
+    StoredNumber,
+    plausible_start,
+    storable_text,
+)
 from benchboard.series.schemas import ResultIdentity
 from benchboard_ingest.imports.batches import MAX_BATCH_RUNS
 from benchboard_ingest.vocabulary import Direction, Mode, UnitName
@@ -33,12 +41,15 @@ MAX_PARAMS = 32
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 LANGUAGE_PATTERN = r"^[a-z0-9][a-z0-9+#._-]{0,49}$"
 
-FiniteNumber = Annotated[float, Field(allow_inf_nan=False, strict=True)]
-Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME)]
-Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+FiniteNumber = StoredNumber
+Count = Annotated[StrictInt, Field(ge=0, le=INT8_MAX)]
+Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME, pattern=NO_NUL)]
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT, pattern=NO_NUL)]
 StringMap = Annotated[dict[Name, Text], Field(max_length=MAX_MAP_KEYS)]
 # Params are flat: numbers, strings, booleans (bool first so `true` is not read as 1).
-ParamValue = StrictBool | StrictInt | FiniteNumber | Name
+ParamValue = (
+    StrictBool | Annotated[StrictInt, Field(ge=-INT8_MAX - 1, le=INT8_MAX)] | FiniteNumber | Name
+)
 ParamMap = Annotated[dict[Name, ParamValue], Field(max_length=MAX_PARAMS)]
 
 
@@ -48,7 +59,7 @@ class Strict(BaseModel):
 
 class GitInfo(Strict):
     repo: Text | None = None
-    commit: Annotated[StrictStr, Field(max_length=100)] | None = None
+    commit: Annotated[StrictStr, Field(max_length=100, pattern=NO_NUL)] | None = None
     branch: Name | None = None
 
 
@@ -59,7 +70,7 @@ class HardwareIn(BaseModel):
 
     name: Name
     cpu: Text | None = None
-    cores: Annotated[StrictInt, Field(ge=0)] | None = None
+    cores: Count | None = None
     memory_gb: Annotated[FiniteNumber, Field(ge=0)] | None = None
     storage: Text | None = None
     os: Text | None = None
@@ -75,13 +86,16 @@ class HardwareIn(BaseModel):
                 raise ValueError(f"{key}: further hardware keys must be strings or numbers")
             if len(key) > MAX_NAME or (isinstance(value, str) and len(value) > MAX_TEXT):
                 raise ValueError(f"{key}: too long")
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(f"{key}: must be a finite number")
+            for text in (key, value) if isinstance(value, str) else (key,):
+                if (problem := storable_text(text)) is not None:
+                    raise ValueError(f"{key!r}: {problem}")
+            if is_number and not abs(value) <= FINITE_MAX:
+                raise ValueError(f"{key}: must be a finite number within ±{FINITE_MAX:g}")
         return self
 
 
 class Stats(Strict):
-    n: Annotated[StrictInt, Field(ge=0)] | None = None
+    n: Count | None = None
     min: FiniteNumber | None = None
     max: FiniteNumber | None = None
     mean: FiniteNumber | None = None
@@ -116,7 +130,7 @@ class RunUpload(Strict):
     id: uuid.UUID | None = None
     suite: Annotated[StrictStr, Field(pattern=SLUG_PATTERN)]
     name: Text | None = None
-    started_at: AwareDatetime
+    started_at: Annotated[AwareDatetime, AfterValidator(plausible_start)]
     source_url: Text | None = None
     git: GitInfo | None = None
     hardware: HardwareIn

@@ -8,11 +8,15 @@ import orjson
 
 
 def canonical_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Integral floats become ints so that `10000` and `10000.0` name the same series."""
-    return {
-        key: int(value) if isinstance(value, float) and value.is_integer() else value
-        for key, value in params.items()
-    }
+    """Integral floats become ints so that `10000` and `10000.0` name the same series
+    (those that fit 64 bits: JSON tools, orjson included, stop there)."""
+    return {key: _canonical_number(value) for key, value in params.items()}
+
+
+def _canonical_number(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
 
 
 def series_fingerprint(

@@ -5,13 +5,14 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from benchboard.bounds import NO_NUL
 from benchboard.findings.schemas import FindingOut
 from benchboard.runs.schemas import HardwareOut, RunSummary
 
-BranchName = Annotated[StrictStr, Field(min_length=1, max_length=200)]
-Title = Annotated[StrictStr, Field(min_length=1, max_length=200)]
-Description = Annotated[StrictStr, Field(min_length=1, max_length=5000)]
-Author = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+BranchName = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
+Title = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
+Description = Annotated[StrictStr, Field(min_length=1, max_length=5000, pattern=NO_NUL)]
+Author = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
 
 
 class StudyLink(BaseModel):
@@ -19,8 +20,8 @@ class StudyLink(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    label: Annotated[StrictStr, Field(min_length=1, max_length=200)]
-    url: Annotated[StrictStr, Field(pattern=r"^https?://[^\s]+$", max_length=2000)]
+    label: Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
+    url: Annotated[StrictStr, Field(pattern="^https?://[^\\s\x00]+$", max_length=2000)]
 
 
 class SuiteOut(BaseModel):

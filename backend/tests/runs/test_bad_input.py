@@ -1,6 +1,7 @@
 """Bad uploads: a clear error naming the field, and nothing of the upload stored."""
 
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -22,6 +23,10 @@ def _result_without(key: str) -> dict[str, Any]:
     body = result()
     del body[key]
     return run(results=[body])
+
+
+def _hours_from_now(hours: float) -> str:
+    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
 
 
 def _nested(depth: int) -> Any:
@@ -87,6 +92,21 @@ CASES: list[tuple[str, Any, str]] = [
     ("sample is a string", run(results=[result(samples=[1.0, "2"])]), "results[0].samples[1]"),
     ("samples over 100,000", run(results=[result(samples=[1.0] * 100_001)]), "results[0].samples"),
     ("unknown result field", run(results=[result(colour="red")]), "results[0].colour"),
+    ("NUL in a name", run(results=[result(benchmark="a\x00b")]), "results[0].benchmark"),
+    ("NUL in the run name", run(name="\x00"), "name"),
+    ("NUL in a tag value", run(tags={"os": "linux\x00"}), "tags.os"),
+    ("NUL in a tag key", run(tags={"o\x00s": "linux"}), "tags"),
+    ("NUL in a param key", run(results=[result(params={"\x00": 1})]), "results[0].params"),
+    ("NUL in git.branch", run(git={"branch": "main\x00"}), "git.branch"),
+    ("NUL in git.commit", run(git={"commit": "\x00"}), "git.commit"),
+    ("NUL in a hardware extra", run(hardware={"name": "m", "kernel": "6\x00"}), "hardware"),
+    ("value beyond 1e150", run(results=[result(value=1e200)]), "results[0].value"),
+    ("sample beyond 1e150", run(results=[result(samples=[1.0, -1e300])]), "results[0].samples[1]"),
+    ("stats.n beyond 64 bits", run(results=[result(stats={"n": 2**64})]), "results[0].stats.n"),
+    ("cores beyond 64 bits", run(hardware={"name": "m", "cores": 2**63}), "hardware.cores"),
+    ("hardware extra beyond 1e150", run(hardware={"name": "m", "gflops": 1e200}), "hardware"),
+    ("started_at 25 h ahead", run(started_at=_hours_from_now(25)), "started_at"),
+    ("started_at before 1900", run(started_at="0001-01-01T00:00:00+14:00"), "started_at"),
     (
         "error deep in the list",
         run(
@@ -209,3 +229,54 @@ def test_nesting_past_the_parser_limit_is_400(
     assert response.status_code == 400
     assert "recursion limit" in response.json()["message"]
     assert_nothing_stored(session)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('"benchmark": "\\ud800x"', "results[0].benchmark"),
+        ('"benchmark": "x\\udfff"', "results[0].benchmark"),
+        ('"params": {"\\udc00": 1}', "results[0].params"),
+    ],
+)
+def test_unpaired_surrogate_is_422_naming_the_field(
+    client: TestClient, auth: dict[str, str], session: Session, text: str, path: str
+) -> None:
+    body = json.dumps(run(results=[result(benchmark="b", params={"k": 1})]))
+    key = text.split(":")[0]
+    original = '"benchmark": "b"' if key == '"benchmark"' else '"params": {"k": 1}'
+    response = post_raw(client, body.replace(original, text), auth)
+    assert response.status_code == 422, response.text
+    fields = response.json()["fields"]
+    assert [field["path"] for field in fields] == [path]
+    assert "surrogate" in fields[0]["message"]
+    assert_nothing_stored(session)
+
+
+def test_surrogate_in_a_batch_names_the_run(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    body = json.dumps({"runs": [run(), run(name="n")]}).replace('"name": "n"', '"name": "\\ud83d"')
+    response = client.post(
+        "/api/v1/runs/batch", content=body, headers={"Content-Type": "application/json", **auth}
+    )
+    assert response.status_code == 422, response.text
+    assert [field["path"] for field in response.json()["fields"]] == ["runs[1].name"]
+    assert_nothing_stored(session)
+
+
+def test_started_at_within_a_day_ahead_is_stored(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    response = post_raw(client, json.dumps(run(started_at=_hours_from_now(23))), auth)
+    assert response.status_code == 201, response.text
+
+
+def test_param_beyond_64_bits_is_stored_as_a_float(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    body = run(results=[result(params={"n": 2**70})])
+    assert post_raw(client, json.dumps(body), auth).status_code == 201
+    params = session.scalar(select(Series.params))
+    assert params is not None
+    assert float(params["n"]) == 2**70
