@@ -1,4 +1,4 @@
-"""`benchboard`: serve, run a detection worker, migrate, manage tokens, load the demo,
+"""`benchboard`: serve, run a detection worker, migrate, manage tokens, delete runs, load the demo,
 print the OpenAPI schema.
 
 Modules that define Prometheus metrics are imported inside the commands: `serve` must
@@ -6,12 +6,14 @@ choose the metrics directory before the first of them is imported (benchboard.me
 """
 
 import argparse
+import getpass
 import logging
 import os
 import shutil
 import signal
 import sys
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import cast
@@ -147,6 +149,21 @@ def token_revoke(settings: Settings, args: argparse.Namespace) -> None:
     print(f"revoked {args.name}", file=sys.stderr)
 
 
+def run_delete(settings: Settings, args: argparse.Namespace) -> None:
+    from benchboard.runs.deletion import delete_run
+
+    def work(session: Session) -> None:
+        who = f"cli:{getpass.getuser()}"
+        deleted = delete_run(session, args.run_id, deleted_by=who, token_id=None)
+        print(
+            f"deleted run {deleted.id}: {deleted.result_count} results; "
+            f"{deleted.requeued_series} series queued for change detection, "
+            f"{deleted.deleted_series} series left empty deleted"
+        )
+
+    _in_transaction(settings, work)
+
+
 def demo_load(settings: Settings, _: argparse.Namespace) -> None:
     from benchboard.demo import load_demo
 
@@ -194,6 +211,12 @@ def _parser() -> argparse.ArgumentParser:
     revoke = token.add_parser("revoke", help="revoke a token by name")
     revoke.add_argument("name")
     revoke.set_defaults(run=token_revoke)
+    runs = commands.add_parser("run", help="stored runs").add_subparsers(required=True)
+    delete = runs.add_parser(
+        "delete", help="delete a run and its results (kept in the audit log), re-check its series"
+    )
+    delete.add_argument("run_id", type=uuid.UUID, metavar="ID")
+    delete.set_defaults(run=run_delete)
     demo = commands.add_parser("demo", help="seed studies").add_subparsers(required=True)
     demo.add_parser("load", help="load the seed studies").set_defaults(run=demo_load)
     commands.add_parser("openapi", help="print the OpenAPI schema").set_defaults(run=print_openapi)

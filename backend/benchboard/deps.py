@@ -62,4 +62,5 @@ def _read_access(
 
 UploadToken = Annotated[Principal, Depends(_require("upload"))]
 MaintainerToken = Annotated[Principal, Depends(_require("maintain"))]
+AdminToken = Annotated[Principal, Depends(_require("admin"))]
 ReadAccess = Depends(_read_access)

@@ -358,3 +358,21 @@ class WebhookDelivery(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     gave_up_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RunDeletion(Base):
+    """The audit log of deleted runs: who (the token, or `cli:` and the system user), when,
+    which run, how many results, and the upload as it was sent, so it can be sent again."""
+
+    __tablename__ = "run_deletion"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    run_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), index=True)
+    suite: Mapped[str] = mapped_column(Text)
+    hardware: Mapped[str] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    result_count: Mapped[int] = mapped_column(Integer)
+    deleted_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
+    upload_body: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    deleted_at: Mapped[datetime] = _created_at()

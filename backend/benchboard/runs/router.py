@@ -9,15 +9,16 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from benchboard.deps import ReadAccess, SessionDep, SettingsDep, UploadToken
+from benchboard.deps import AdminToken, ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
-from benchboard.runs import batch, queries, service
+from benchboard.runs import batch, deletion, queries, service
 from benchboard.runs.body import parse_upload, read_body, require_json
 from benchboard.runs.queries import RunFilter
 from benchboard.runs.schemas import (
     RunBatchCreated,
     RunCreated,
+    RunDeleted,
     RunDetail,
     RunPage,
     RunUpload,
@@ -133,6 +134,16 @@ def list_runs(
 def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
     """One run with its metadata and every result."""
     return queries.get_run(session, run_id)
+
+
+@router.delete(
+    "/runs/{run_id}",
+    responses={code: {"model": ErrorOut} for code in (401, 403, 404, 409)},
+)
+def delete_run(run_id: uuid.UUID, session: SessionDep, token: AdminToken) -> RunDeleted:
+    """Undo an upload (admin tokens): the run and its results go in one transaction, the
+    series they touched are checked for changes again, and the audit log keeps it."""
+    return deletion.delete_run(session, run_id, deleted_by=token.name, token_id=token.token_id)
 
 
 @router.get(

@@ -152,6 +152,15 @@ class RunCreated(BaseModel):
     result_count: int
 
 
+class RunDeleted(BaseModel):
+    """What DELETE /runs/{id} removed and re-queued."""
+
+    id: uuid.UUID
+    result_count: int
+    requeued_series: int = Field(description="series queued for change detection again")
+    deleted_series: int = Field(description="series that had no other result, deleted too")
+
+
 class RunBatchItem(RunCreated):
     created: bool = Field(description="false: the run was stored before (an identical repeat)")
 

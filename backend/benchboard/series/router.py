@@ -5,6 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
+from benchboard.bounds import Id64
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.series import history, service
@@ -37,7 +38,7 @@ def list_series(
     responses={404: {"model": ErrorOut}},
 )
 def get_series_history(
-    series_id: int,
+    series_id: Id64,
     session: SessionDep,
     since: datetime | None = None,
     until: datetime | None = None,

@@ -1,0 +1,82 @@
+"""Undoing an upload: a run and its results go in one transaction, the series they
+touched are queued for change detection again, and the audit log keeps who did it.
+
+Series left with no result (a mistaken benchmark name, say) go too, with their queue
+rows; the rest are re-checked, so a change that rested on the deleted run is retracted
+or moved by the detector, as it would be for any new history.
+"""
+
+import uuid
+
+from sqlalchemy import delete, exists, or_, select
+from sqlalchemy.orm import Session
+
+from benchboard.errors import Conflict, NotFound
+from benchboard.models import DetectionQueue, Finding, Hardware, Result, Run, RunDeletion, Series
+from benchboard.regressions.queue import enqueue_series
+from benchboard.runs.schemas import RunDeleted
+
+
+def delete_run(
+    session: Session, run_id: uuid.UUID, *, deleted_by: str, token_id: int | None
+) -> RunDeleted:
+    run = session.scalar(select(Run).where(Run.id == run_id).with_for_update())
+    if run is None:
+        raise NotFound(f"no run {run_id}")
+    _refuse_if_pinned(session, run_id)
+    touched = set(session.scalars(select(Result.series_id).where(Result.run_id == run_id)))
+    removed = session.execute(delete(Result).where(Result.run_id == run_id).returning(Result.id))
+    result_count = len(removed.all())
+    hardware = session.scalars(select(Hardware.name).where(Hardware.id == run.hardware_id)).one()
+    session.add(
+        RunDeletion(
+            run_id=run.id,
+            suite=run.suite,
+            hardware=hardware,
+            started_at=run.started_at,
+            result_count=result_count,
+            deleted_by=deleted_by,
+            token_id=token_id,
+            upload_body=run.upload_body,
+        )
+    )
+    session.execute(delete(Run).where(Run.id == run_id))
+    emptied = _delete_empty_series(session, touched)
+    requeued = sorted(touched - emptied)
+    if requeued:
+        enqueue_series(session, requeued)
+    session.flush()
+    return RunDeleted(
+        id=run_id,
+        result_count=result_count,
+        requeued_series=len(requeued),
+        deleted_series=len(emptied),
+    )
+
+
+def _refuse_if_pinned(session: Session, run_id: uuid.UUID) -> None:
+    pinned = select(Finding.suite).where(
+        or_(Finding.numerator_run_id == run_id, Finding.denominator_run_id == run_id)
+    )
+    suites = sorted(set(session.scalars(pinned)))
+    if suites:
+        raise Conflict(
+            f"run {run_id} is pinned by a finding of {', '.join(suites)}: "
+            "change those findings first (PUT /api/v1/suites/{suite}/findings)"
+        )
+
+
+def _delete_empty_series(session: Session, series_ids: set[int]) -> set[int]:
+    """Of these series, delete those with no result left; their ids."""
+    if not series_ids:
+        return set()
+    has_result = exists().where(Result.series_id == Series.id)
+    empty = set(
+        session.scalars(
+            select(Series.id).where(Series.id.in_(series_ids), ~has_result).with_for_update()
+        )
+    )
+    if empty:
+        session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(empty)))
+        session.execute(delete(Series).where(Series.id.in_(empty)))
+    return empty

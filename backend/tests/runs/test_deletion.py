@@ -1,0 +1,138 @@
+"""DELETE /api/v1/runs/{id}: admins undo an upload, whole, re-queued and on the record."""
+
+import subprocess
+import sys
+import uuid
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from benchboard.config import Settings
+from benchboard.main import create_app
+from benchboard.models import DetectionQueue, Result, Run, RunDeletion, Series
+from benchboard.tokens.service import create_token
+from tests.builders import result, run
+from tests.processes import delete_suite, service_env, unique_suite
+
+
+def _upload(client: TestClient, auth: dict[str, str], body: dict[str, Any]) -> str:
+    response = client.post("/api/v1/runs", json=body, headers=auth)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def _delete(client: TestClient, run_id: str, token: str) -> Any:
+    return client.delete(f"/api/v1/runs/{run_id}", headers={"Authorization": f"Bearer {token}"})
+
+
+def _count(session: Session, table: Any, *where: Any) -> int:
+    return session.scalar(select(func.count()).select_from(table).where(*where)) or 0
+
+
+def test_delete_removes_the_run_and_its_results_and_logs_it(
+    client: TestClient, auth: dict[str, str], admin_token: str, session: Session
+) -> None:
+    kept = _upload(client, auth, run(started_at="2025-03-01T00:00:00Z"))
+    body = run(results=[result(), result(benchmark="typo-bench")])
+    mistaken = _upload(client, auth, body)
+    session.execute(DetectionQueue.__table__.delete())
+
+    response = _delete(client, mistaken, admin_token)
+
+    assert response.status_code == 200, response.text
+    assert response.json() == {
+        "id": mistaken,
+        "result_count": 2,
+        "requeued_series": 1,
+        "deleted_series": 1,
+    }
+    assert client.get(f"/api/v1/runs/{mistaken}").status_code == 404
+    assert client.get(f"/api/v1/runs/{kept}").status_code == 200
+    assert _count(session, Result, Result.run_id == uuid.UUID(mistaken)) == 0
+    # The series only the mistaken run had is gone; the shared one is queued for a check.
+    assert session.scalars(select(Series.benchmark)).all() == ["file-write-tiny"]
+    shared = session.scalars(select(Series.id)).one()
+    assert session.scalars(select(DetectionQueue.series_id)).all() == [shared]
+    entry = session.scalars(select(RunDeletion)).one()
+    assert (entry.run_id, entry.suite, entry.result_count) == (
+        uuid.UUID(mistaken),
+        body["suite"],
+        2,
+    )
+    assert entry.deleted_by == "test-admin"
+    assert entry.token_id is not None
+    assert entry.hardware == "test-machine"
+    assert b"typo-bench" in entry.upload_body
+
+
+def test_delete_needs_an_admin_token(
+    client: TestClient,
+    auth: dict[str, str],
+    upload_token: str,
+    maintain_token: str,
+    session: Session,
+) -> None:
+    run_id = _upload(client, auth, run())
+    assert client.delete(f"/api/v1/runs/{run_id}").status_code == 401
+    assert _delete(client, run_id, upload_token).status_code == 403
+    assert _delete(client, run_id, maintain_token).status_code == 403
+    assert _count(session, Run) == 1
+    assert _count(session, RunDeletion) == 0
+
+
+def test_delete_of_an_unknown_run_is_404(client: TestClient, admin_token: str) -> None:
+    response = _delete(client, str(uuid.uuid4()), admin_token)
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+
+
+def test_deleting_twice_is_404_the_second_time(
+    client: TestClient, auth: dict[str, str], admin_token: str, session: Session
+) -> None:
+    run_id = _upload(client, auth, run())
+    assert _delete(client, run_id, admin_token).status_code == 200
+    assert _delete(client, run_id, admin_token).status_code == 404
+    assert _count(session, RunDeletion) == 1
+
+
+def test_a_deleted_run_can_be_uploaded_again(
+    client: TestClient, auth: dict[str, str], admin_token: str
+) -> None:
+    body = run()
+    run_id = _upload(client, auth, body)
+    assert _delete(client, run_id, admin_token).status_code == 200
+    assert _upload(client, auth, body) == run_id
+
+
+def test_cli_deletes_a_run_and_names_the_user(engine: Engine) -> None:
+    suite = unique_suite("cli-delete")
+    url = engine.url.render_as_string(hide_password=False)
+    app = create_app(Settings(demo=False), database_url=url)
+    try:
+        with TestClient(app) as client, Session(engine) as session:
+            token = create_token(session, name=f"{suite}-uploader", scope="upload")
+            session.commit()
+            auth = {"Authorization": f"Bearer {token}"}
+            run_id = _upload(client, auth, run(suite=suite, hardware={"name": f"{suite}-machine"}))
+        deleted = subprocess.run(
+            [sys.executable, "-m", "benchboard.cli", "run", "delete", run_id],
+            env=service_env(engine),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert deleted.returncode == 0, deleted.stderr
+        assert f"deleted run {run_id}: 1 results" in deleted.stdout
+        with Session(engine) as session:
+            assert session.get(Run, uuid.UUID(run_id)) is None
+            entry = session.scalars(
+                select(RunDeletion).where(RunDeletion.run_id == uuid.UUID(run_id))
+            ).one()
+            assert entry.deleted_by.startswith("cli:")
+            assert entry.token_id is None
+            session.delete(entry)
+            session.commit()
+    finally:
+        delete_suite(engine, suite)
