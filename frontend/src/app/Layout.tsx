@@ -6,6 +6,7 @@ const NAV = [
   { to: "/", label: "Studies", end: true },
   { to: "/explore", label: "Explore" },
   { to: "/modes", label: "Sync vs async" },
+  { to: "/leaderboard", label: "Leaderboards" },
   { to: "/history", label: "History" },
   { to: "/runs", label: "Runs" },
   { to: "/compare", label: "Compare runs" },

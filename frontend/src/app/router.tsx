@@ -31,6 +31,14 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import("./routes/StudiesRoute")).StudiesRoute }),
       },
       {
+        path: "studies/:suite",
+        lazy: async () => ({ Component: (await import("./routes/StudyRoute")).StudyRoute }),
+      },
+      {
+        path: "leaderboard",
+        lazy: async () => ({ Component: (await import("./routes/LeaderboardRoute")).LeaderboardRoute }),
+      },
+      {
         path: "explore",
         loader: prefetchFiltered((f) => queryClient.prefetchQuery(seriesQuery(f))),
         lazy: async () => ({ Component: (await import("./routes/ExploreRoute")).ExploreRoute }),

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import "../../features/studies/studies.css";
 import { Empty, QueryView } from "../../components/Status";
 import { suitesQuery } from "../../features/studies/api";
 import { StudyCard } from "../../features/studies/components/StudyCard";

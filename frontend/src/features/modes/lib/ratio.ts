@@ -4,7 +4,8 @@
  */
 import type { ModePair } from "../../../api/types";
 import type { RatioVerdict } from "../../../components/charts/RatioBarChart";
-import { type Direction, measuresSpeed } from "../../../lib/units";
+import { compareRatio, formatFactor } from "../../../lib/factor";
+import type { Direction } from "../../../lib/units";
 
 export type RatioInterval = NonNullable<ModePair["interval"]>;
 
@@ -16,28 +17,14 @@ export interface RatioWording {
   factor: number;
 }
 
-function formatFactor(factor: number): string {
-  return `${Number(factor.toPrecision(3)).toLocaleString("en-US", { maximumFractionDigits: 12 })}×`;
-}
-
 /**
  * Words async/sync = `ratio` for a metric where `direction` is better. Larger async values are
  * slower for lower-is-better metrics and faster for higher-is-better ones; time and rate
  * metrics say faster/slower, the others better/worse.
  */
 export function describeRatio(ratio: number, direction: Direction, baseUnit: string): RatioWording {
-  const factor = ratio >= 1 ? ratio : 1 / ratio;
-  if (Number(factor.toPrecision(3)) === 1)
-    return { text: "async about the same (1.00×)", verdict: "same", factor: 1 };
-  const asyncIsBetter = direction === "higher" ? ratio > 1 : ratio < 1;
-  const speed = measuresSpeed(baseUnit);
-  const verdict: RatioVerdict = speed
-    ? asyncIsBetter
-      ? "faster"
-      : "slower"
-    : asyncIsBetter
-      ? "better"
-      : "worse";
+  const { factor, verdict } = compareRatio(ratio, direction, baseUnit);
+  if (verdict === "same") return { text: "async about the same (1.00×)", verdict, factor };
   return { text: `async ${formatFactor(factor)} ${verdict}`, verdict, factor };
 }
 

@@ -1,15 +1,24 @@
 import { Link } from "react-router";
 import type { Suite } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
+import { studyHref } from "../../../lib/links";
 import { formatDateRange } from "../../../lib/time";
 
 export function StudyCard({ suite }: { suite: Suite }) {
   const query = `suite=${encodeURIComponent(suite.suite)}`;
   return (
     <article className="card" aria-labelledby={`study-${suite.suite}`} data-suite={suite.suite}>
-      <h2 id={`study-${suite.suite}`}>{suite.title ?? suite.suite}</h2>
+      <h2 id={`study-${suite.suite}`}>
+        <Link to={studyHref(suite.suite)}>{suite.title ?? suite.suite}</Link>
+      </h2>
       <code className="muted">{suite.suite}</code>
-      {suite.description ? <p>{suite.description}</p> : null}
+      {suite.authors.length ? <p className="authors">by {suite.authors.join(", ")}</p> : null}
+      {suite.first_finding ? (
+        <p className="headline" data-finding={suite.first_finding.id}>
+          {suite.first_finding.text}
+        </p>
+      ) : null}
+      {suite.description ? <p className="description">{suite.description}</p> : null}
       <dl>
         <dt>Runs</dt>
         <dd>{suite.run_count.toLocaleString("en-US")}</dd>
@@ -38,6 +47,7 @@ export function StudyCard({ suite }: { suite: Suite }) {
         </dd>
       </dl>
       <div className="links">
+        <Link to={studyHref(suite.suite)}>Study page</Link>
         <Link to={`/explore?${query}`}>Explore results</Link>
         <Link to={`/modes?${query}`}>Sync vs async</Link>
         <Link to={`/runs?${query}`}>Runs</Link>

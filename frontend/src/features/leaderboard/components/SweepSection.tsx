@@ -1,0 +1,61 @@
+import { useId } from "react";
+import { ChartFigure } from "../../../components/charts/ChartFigure";
+import { SweepChart } from "../../../components/charts/SweepChart";
+import { WhenVisible } from "../../../components/WhenVisible";
+import { scaleFor } from "../../../lib/units";
+import type { BoardSeries } from "../lib/board";
+import { lineStyles, logAxisFits, sweepLines, sweepRows } from "../lib/sweep";
+
+interface SweepSectionProps {
+  title: string;
+  series: readonly BoardSeries[];
+  params: readonly string[];
+  param: string;
+  ignore: readonly string[];
+  onParam: (param: string) => void;
+}
+
+const HEIGHT = 360;
+
+/** The metric against a numeric param, one line per implementation/mode. */
+export function SweepSection({ title, series, params, param, ignore, onParam }: SweepSectionProps) {
+  const id = useId();
+  const lines = sweepLines(series, param, ignore);
+  const unit = series[0]?.base_unit ?? "";
+  const scale = scaleFor(
+    lines.flatMap((l) => l.points.map((p) => p.y)),
+    unit,
+  );
+  const logX = logAxisFits(lines);
+  return (
+    <section aria-labelledby={`${id}-h`} className="sweep">
+      <h2 id={`${id}-h`}>Parameter sweep</h2>
+      {params.length > 1 ? (
+        <p>
+          <label htmlFor={`${id}-param`}>Sweep over</label>{" "}
+          <select id={`${id}-param`} value={param} onChange={(e) => onParam(e.target.value)}>
+            {params.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+        </p>
+      ) : null}
+      <ChartFigure
+        title={`${title} against ${param}`}
+        subtitle={logX ? `${param} on a log scale` : undefined}
+        label={`Line chart of ${title} against ${param}, ${lines.length} lines`}
+      >
+        <WhenVisible height={HEIGHT}>
+          <SweepChart
+            lines={lineStyles(lines)}
+            rows={sweepRows(lines, scale.toDisplay)}
+            xLabel={param}
+            yLabel={scale.label}
+            logX={logX}
+            height={HEIGHT}
+          />
+        </WhenVisible>
+      </ChartFigure>
+    </section>
+  );
+}

@@ -1,0 +1,252 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import type { FindingIn, FindingsUpdate, Study, SuiteUpdate } from "../../../api/types";
+import { ErrorMessage } from "../../../components/Status";
+import { TokenField } from "../../../components/TokenField";
+import { implementationLabel, workloadLabel } from "../../../lib/identity";
+import { useMaintainerToken } from "../../../lib/maintainerToken";
+import { formatValue } from "../../../lib/units";
+import { replaceFindings, runResultsQuery, updateStudy } from "../api";
+import { findingInput, formatLinks, move, parseAuthors, parseLinks, textOrNull } from "../lib/metadata";
+
+function useStudyWrite<T>(suite: string, write: (body: T, token: string) => Promise<unknown>) {
+  const { token } = useMaintainerToken();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: T) => write(body, token),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["study", suite] });
+      void queryClient.invalidateQueries({ queryKey: ["suites"] });
+    },
+  });
+}
+
+function Saved({ shown }: { shown: boolean }) {
+  return shown ? (
+    <span role="status" className="saved">
+      Saved.
+    </span>
+  ) : null;
+}
+
+/** Title, description, authors and links, sent with the maintainer's token. */
+function MetadataForm({ study }: { study: Study }) {
+  const { token } = useMaintainerToken();
+  const [title, setTitle] = useState(study.title ?? "");
+  const [description, setDescription] = useState(study.description ?? "");
+  const [authors, setAuthors] = useState(study.authors.join("\n"));
+  const [links, setLinks] = useState(formatLinks(study.links));
+  const save = useStudyWrite(study.suite, (update: SuiteUpdate, t) => updateStudy(study.suite, update, t));
+  const id = useId();
+  return (
+    <form
+      className="stack-form"
+      aria-label="Study details"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate({
+          title: textOrNull(title),
+          description: textOrNull(description),
+          authors: parseAuthors(authors),
+          links: parseLinks(links),
+        });
+      }}
+    >
+      <h3>Details</h3>
+      <label htmlFor={`${id}-title`}>Title</label>
+      <input id={`${id}-title`} value={title} onChange={(e) => setTitle(e.target.value)} />
+      <label htmlFor={`${id}-description`}>Description</label>
+      <textarea
+        id={`${id}-description`}
+        rows={3}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <label htmlFor={`${id}-authors`}>Authors (one per line)</label>
+      <textarea id={`${id}-authors`} rows={2} value={authors} onChange={(e) => setAuthors(e.target.value)} />
+      <label htmlFor={`${id}-links`}>Sources (one per line: label | https://…)</label>
+      <textarea
+        id={`${id}-links`}
+        rows={2}
+        value={links}
+        placeholder="Article | https://example.org/post"
+        onChange={(e) => setLinks(e.target.value)}
+      />
+      <div>
+        <button type="submit" disabled={save.isPending || !token}>
+          {save.isPending ? "Saving…" : "Save details"}
+        </button>{" "}
+        <Saved shown={save.isSuccess && !save.isPending} />
+      </div>
+      {save.error ? <ErrorMessage error={save.error} /> : null}
+    </form>
+  );
+}
+
+/** A result of a run to pin as one side of a finding. */
+function ResultSelect({
+  id,
+  label,
+  results,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  results: { series_id: number; text: string }[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Choose a result…</option>
+        {results.map((r) => (
+          <option key={r.series_id} value={r.series_id}>
+            {r.text}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+/** Picks two results of one run, their labels and the sentence's end. */
+function NewFinding({ study, onAdd }: { study: Study; onAdd: (finding: FindingIn) => void }) {
+  const [runId, setRunId] = useState(study.runs[0]?.id ?? "");
+  const [sides, setSides] = useState({ numerator: "", denominator: "" });
+  const [labels, setLabels] = useState({ numerator: "", denominator: "" });
+  const [context, setContext] = useState("");
+  const [note, setNote] = useState("");
+  const run = useQuery(runResultsQuery(runId));
+  const id = useId();
+  const results = (run.data?.results ?? []).map((r) => ({
+    series_id: r.series_id,
+    text: `${workloadLabel(r.benchmark, r.params)} · ${implementationLabel(r)} · ${r.metric} = ${formatValue(r.value, r.unit)}`,
+  }));
+  const ready = sides.numerator && sides.denominator && labels.numerator.trim() && labels.denominator.trim();
+  return (
+    <fieldset className="stack-form">
+      <legend>Pin a finding: numerator ÷ denominator</legend>
+      <label htmlFor={`${id}-run`}>Run</label>
+      <select id={`${id}-run`} value={runId} onChange={(e) => setRunId(e.target.value)}>
+        {study.runs.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.name ?? r.id}
+          </option>
+        ))}
+      </select>
+      {(["numerator", "denominator"] as const).map((side) => (
+        <div key={side} className="stack-form">
+          <ResultSelect
+            id={`${id}-${side}`}
+            label={side === "numerator" ? "Numerator" : "Denominator"}
+            results={results}
+            value={sides[side]}
+            onChange={(value) => setSides({ ...sides, [side]: value })}
+          />
+          <label htmlFor={`${id}-${side}-label`}>Its label (what readers call it)</label>
+          <input
+            id={`${id}-${side}-label`}
+            value={labels[side]}
+            placeholder={side === "numerator" ? "async" : "sync"}
+            onChange={(e) => setLabels({ ...labels, [side]: e.target.value })}
+          />
+        </div>
+      ))}
+      <label htmlFor={`${id}-context`}>End of the sentence</label>
+      <input
+        id={`${id}-context`}
+        value={context}
+        placeholder="for 10,000 tiny writes"
+        onChange={(e) => setContext(e.target.value)}
+      />
+      <label htmlFor={`${id}-note`}>Note (where it comes from, what the source says)</label>
+      <textarea id={`${id}-note`} rows={2} value={note} onChange={(e) => setNote(e.target.value)} />
+      <div>
+        <button
+          type="button"
+          disabled={!ready}
+          onClick={() =>
+            onAdd({
+              numerator: {
+                run_id: runId,
+                series_id: Number(sides.numerator),
+                label: labels.numerator.trim(),
+              },
+              denominator: {
+                run_id: runId,
+                series_id: Number(sides.denominator),
+                label: labels.denominator.trim(),
+              },
+              context: textOrNull(context),
+              note: textOrNull(note),
+            })
+          }
+        >
+          Pin finding
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The pinned findings: reorder, remove, add; every change is saved at once, as a whole. */
+function FindingsEditor({ study }: { study: Study }) {
+  const { token } = useMaintainerToken();
+  const save = useStudyWrite(study.suite, (update: FindingsUpdate, t) =>
+    replaceFindings(study.suite, update, t),
+  );
+  const current = study.findings.map(findingInput);
+  const write = (findings: FindingIn[]) => save.mutate({ findings });
+  return (
+    <section className="stack-form" aria-label="Pinned findings">
+      <h3>Findings</h3>
+      <ol className="finding-editor">
+        {study.findings.map((finding, index) => (
+          <li key={finding.id}>
+            <span>{finding.text}</span>{" "}
+            <button
+              type="button"
+              disabled={!token || index === 0}
+              onClick={() => write(move(current, index, -1))}
+            >
+              Up
+            </button>{" "}
+            <button
+              type="button"
+              disabled={!token || index === current.length - 1}
+              onClick={() => write(move(current, index, 1))}
+            >
+              Down
+            </button>{" "}
+            <button
+              type="button"
+              disabled={!token}
+              onClick={() => write(current.filter((_, i) => i !== index))}
+              aria-label={`Remove: ${finding.text}`}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      {token ? <NewFinding study={study} onAdd={(finding) => write([...current, finding])} /> : null}
+      <Saved shown={save.isSuccess && !save.isPending} />
+      {save.error ? <ErrorMessage error={save.error} /> : null}
+    </section>
+  );
+}
+
+/** What a maintainer changes on the page: the details and the pinned findings. */
+export function StudyMaintenance({ study }: { study: Study }) {
+  return (
+    <details className="maintain">
+      <summary>Maintain this study</summary>
+      <TokenField />
+      <MetadataForm study={study} />
+      <FindingsEditor study={study} />
+    </details>
+  );
+}
