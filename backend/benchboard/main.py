@@ -1,13 +1,11 @@
 """The application: create_app(settings) wires routers, errors, the database and the dashboard."""
 
 import json
-from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
@@ -15,7 +13,8 @@ from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import resolve_database_url
 from benchboard.db import make_engine, make_session_factory
-from benchboard.errors import NotFound, install_error_handlers
+from benchboard.delivery import SecurityHeaders, serve_dashboard
+from benchboard.errors import install_error_handlers
 from benchboard.findings.router import router as findings_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
@@ -34,6 +33,9 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         version="1.0.0",
         summary="Benchmark results: upload contract v1, series, comparisons, regressions.",
         dependencies=[Depends(reject_unstorable_parameters)],
+        # Served from bundled files by delivery.serve_dashboard: FastAPI's pages load a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     engine = make_engine(database_url or resolve_database_url(settings))
     app.state.settings = settings
@@ -41,6 +43,10 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     app.state.session_factory = make_session_factory(engine)
     install_error_handlers(app)
     app.add_middleware(RequestMetrics)
+    # Histories of thousands of points are JSON of hundreds of KB; built files come
+    # precompressed (delivery.py) and pass through untouched.
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
+    app.add_middleware(SecurityHeaders)
     for router in (
         health_router,
         runs_router,
@@ -54,7 +60,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         tool_formats_router,
     ):
         app.include_router(router)
-    _serve_dashboard(app, settings.static_dir)
+    serve_dashboard(app, settings.static_dir)
     app.openapi = lambda: _openapi_with_upload_schema(app)  # type: ignore[method-assign]
     return app
 
@@ -77,24 +83,6 @@ def _openapi_with_upload_schema(app: FastAPI) -> dict[str, Any]:
             components[model.__name__] = upload
         app.openapi_schema = schema
     return app.openapi_schema
-
-
-def _serve_dashboard(app: FastAPI, static_dir: Path) -> None:
-    """The built front end at `/`; client-side routes fall back to index.html."""
-    index = static_dir / "index.html"
-    if (static_dir / "assets").is_dir():
-        app.mount("/assets", StaticFiles(directory=static_dir / "assets"), name="assets")
-
-    @app.get("/{path:path}", include_in_schema=False)
-    def get_dashboard(path: str) -> FileResponse:
-        if path.startswith("api/"):
-            raise NotFound(f"no API route /{path}")
-        candidate = (static_dir / path).resolve()
-        if path and candidate.is_file() and candidate.is_relative_to(static_dir.resolve()):
-            return FileResponse(candidate)
-        if not index.is_file():
-            raise NotFound("the dashboard is not built: run `make run` (it builds frontend/)")
-        return FileResponse(index)
 
 
 def openapi_document(settings: Settings) -> str:

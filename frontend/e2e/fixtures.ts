@@ -41,8 +41,13 @@ export const test = base.extend<{ service: Service }>({
   page: async ({ page }, use) => {
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
+    // The service's Content-Security-Policy must not block anything the dashboard does: Chromium
+    // reports each blocked script, style or fetch as a console error starting "Refused to".
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().startsWith("Refused to")) errors.push(message.text());
+    });
     await use(page);
-    expect(errors, "uncaught errors in the page").toEqual([]);
+    expect(errors, "uncaught errors or Content-Security-Policy violations in the page").toEqual([]);
   },
   service: async ({ request }, use) => {
     const uploadToken = fromEnvironment("BENCHBOARD_E2E_UPLOAD_TOKEN");
