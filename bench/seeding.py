@@ -101,9 +101,10 @@ def seed(
                 (run_id, suite, DEFAULT_BRANCH, started_at, hardware_id, series, body, digest)
             )
     RESULT_COPY.write(conn, _results(ids, run_ids, starts, rng))
+    conn.execute("SELECT recount_totals()")  # what uploads keep (runs/totals.py)
     conn.commit()
     conn.autocommit = True
-    conn.execute("VACUUM (ANALYZE) result")
+    conn.execute("VACUUM (ANALYZE)")
     conn.autocommit = False
     return Seeded(suite, hardware, benchmarks, ids, start + RUN_INTERVAL * runs)
 

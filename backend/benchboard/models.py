@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     Double,
@@ -202,6 +203,33 @@ class Series(Base):
     base_unit: Mapped[str] = mapped_column(Text)
     direction: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = _created_at()
+    # Kept by every upload (runs/totals.py), so lists never count results: how many
+    # results the series has, and when its first and newest ran.
+    result_count: Mapped[int] = mapped_column(Integer, server_default="0")
+    first_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SuiteBranch(Base):
+    """Totals of a suite's runs and series on one branch, kept by every upload
+    (runs/totals.py): the suite list reads these rows instead of every run."""
+
+    __tablename__ = "suite_branch"
+
+    suite: Mapped[str] = mapped_column(
+        ForeignKey("suite.name", ondelete="CASCADE"), primary_key=True
+    )
+    branch: Mapped[str] = mapped_column(Text, primary_key=True)
+    run_count: Mapped[int] = mapped_column(Integer)
+    result_count: Mapped[int] = mapped_column(BigInteger)
+    series_count: Mapped[int] = mapped_column(Integer, server_default="0")
+    first_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # What the names of these runs share (the suite's title), and whether they differ.
+    name_prefix: Mapped[str | None] = mapped_column(Text)
+    names_differ: Mapped[bool] = mapped_column(Boolean, server_default="false")
+    languages: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
+    hardware: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
 
 
 class Result(Base):

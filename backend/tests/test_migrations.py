@@ -172,3 +172,34 @@ def test_upgrade_splits_series_by_branch_and_downgrade_merges_them(
         assert db.scalar(text("SELECT count(*) FROM series")) == 2
         assert db.scalar(text("SELECT count(DISTINCT series_id) FROM result")) == 2
         assert db.scalar(text("SELECT series_id FROM regression")) == 1
+
+
+def test_upgrade_counts_the_totals_of_the_stored_runs(
+    settings: Settings, scratch_engine: Engine
+) -> None:
+    _migrate(settings, scratch_engine, "upgrade", BEFORE_BRANCHES)
+    _insert_pre_branch_data(scratch_engine)
+    _migrate(settings, scratch_engine, "upgrade", "head")
+    with scratch_engine.connect() as db:
+        branches = db.execute(
+            text(
+                "SELECT suite, branch, run_count, result_count, series_count, languages"
+                " FROM suite_branch ORDER BY suite, branch"
+            )
+        ).all()
+        assert [tuple(row) for row in branches] == [
+            ("dev-only", "dev", 1, 1, 1, ["go"]),
+            ("mixed", "feature", 1, 1, 1, ["go"]),
+            ("mixed", "main", 2, 2, 1, ["go"]),
+        ]
+        series = db.execute(
+            text(
+                "SELECT branch, result_count, first_started_at::date::text,"
+                " last_started_at::date::text FROM series ORDER BY id"
+            )
+        ).all()
+        assert [tuple(row) for row in series] == [
+            ("main", 2, "2025-01-01", "2025-01-02"),
+            ("dev", 1, "2025-01-04", "2025-01-04"),
+            ("feature", 1, "2025-01-03", "2025-01-03"),
+        ]

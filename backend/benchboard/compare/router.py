@@ -3,7 +3,7 @@
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from benchboard.compare import baseline, service
 from benchboard.compare.schemas import BaselineComparison, ModeComparison, RunComparison
@@ -14,10 +14,11 @@ from benchboard.series.filters import SeriesFilterDep
 router = APIRouter(prefix="/api/v1", tags=["compare"], dependencies=[ReadAccess])
 
 
-@router.get("/compare/modes")
-def compare_modes(session: SessionDep, series_filter: SeriesFilterDep) -> ModeComparison:
+@router.get("/compare/modes", response_model=ModeComparison)
+def compare_modes(session: SessionDep, series_filter: SeriesFilterDep) -> Response:
     """Every sync/async pair of series that differ only in mode (and variant unless filtered)."""
-    return service.compare_modes(session, series_filter)
+    body = service.compare_modes(session, series_filter)
+    return Response(body, media_type="application/json")
 
 
 @router.get("/compare/runs", responses={404: {"model": ErrorOut}})

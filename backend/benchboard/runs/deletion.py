@@ -15,6 +15,7 @@ from benchboard.errors import Conflict, NotFound
 from benchboard.models import DetectionQueue, Finding, Hardware, Result, Run, RunDeletion, Series
 from benchboard.regressions.queue import enqueue_series
 from benchboard.runs.schemas import RunDeleted
+from benchboard.runs.totals import uncount_run
 
 
 def delete_run(
@@ -42,6 +43,13 @@ def delete_run(
     )
     session.execute(delete(Run).where(Run.id == run_id))
     emptied = _delete_empty_series(session, touched)
+    uncount_run(
+        session,
+        suite=run.suite,
+        branch=run.branch,
+        started_at=run.started_at,
+        series_ids=touched - emptied,
+    )
     requeued = sorted(touched - emptied)
     if requeued:
         enqueue_series(session, requeued)

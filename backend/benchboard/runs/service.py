@@ -30,6 +30,7 @@ from benchboard.metrics import RESULTS_STORED
 from benchboard.models import Hardware, Result, Run, Series
 from benchboard.regressions.queue import enqueue_run
 from benchboard.runs.schemas import ResultUpload, RunCreated, RunUpload
+from benchboard.runs.totals import RunTotals, count_run
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard.suites.service import resolve_branch
 from benchboard.tokens.service import Principal
@@ -76,8 +77,20 @@ def store_run(
     where = _Where(upload.suite, branch, hardware_id)
     if not _insert_run(session, upload, run_id, where, raw_body, uploader):
         return _existing_run(session, run_id, raw_body)
-    series_ids = _resolve_series(session, where, rows)
+    series_ids, created = _resolve_series(session, where, rows)
     RESULT_COPY.write(_driver_connection(session), _result_rows(run_id, upload, rows, series_ids))
+    count_run(
+        session,
+        RunTotals(
+            suite=upload.suite,
+            branch=branch,
+            hardware=upload.hardware.name,
+            name=upload.name,
+            started_at=upload.started_at,
+            series_ids=series_ids,
+            new_series_languages=[row.result.language for row in created],
+        ),
+    )
     if on_default:  # only the default branch has regressions
         enqueue_run(session, run_id)  # last: its queue-row locks are held only until commit
     return StoredRun(id=run_id, result_count=len(rows), created=True)
@@ -233,14 +246,20 @@ def _driver_connection(session: Session) -> psycopg.Connection[Any]:
     return driver
 
 
-def _resolve_series(session: Session, where: _Where, rows: list[_SeriesRow]) -> list[int]:
-    """Series ids in the order of `rows`, creating the series that are new."""
+def _resolve_series(
+    session: Session, where: _Where, rows: list[_SeriesRow]
+) -> tuple[list[int], list[_SeriesRow]]:
+    """Series ids in the order of `rows`, creating the series that are new; and the rows
+    whose series this upload created."""
     known = _known_series(session, where, rows)
     missing = sorted(
         (row for row in rows if row.fingerprint not in known), key=lambda row: row.fingerprint
     )  # one lock order against deadlocks
+    created: list[_SeriesRow] = []
     if missing:
-        known.update(_insert_series(_driver_connection(session), where, missing))
+        inserted = _insert_series(_driver_connection(session), where, missing)
+        created = [row for row in missing if row.fingerprint in inserted]
+        known.update(inserted)
         # Series a concurrent upload created first: ON CONFLICT skipped them.
         raced = [row.fingerprint for row in missing if row.fingerprint not in known]
         if raced:
@@ -248,7 +267,7 @@ def _resolve_series(session: Session, where: _Where, rows: list[_SeriesRow]) -> 
                 _series_where(session, Series.fingerprint.in_(raced), Series.branch == where.branch)
             )
     _check_units_match(rows, known)
-    return [known[row.fingerprint][0] for row in rows]
+    return [known[row.fingerprint][0] for row in rows], created
 
 
 _Known = dict[bytes, tuple[int, str]]

@@ -50,17 +50,22 @@ class SeriesFilter:
         return replace(self, **cleared)  # type: ignore[arg-type]
 
     def conditions(self) -> list[ColumnElement[bool]]:
-        conditions: list[ColumnElement[bool]] = []
+        return list(self.conditions_by_dimension().values())
+
+    def conditions_by_dimension(self) -> dict[str, ColumnElement[bool]]:
+        """The conditions, each under the dimension it filters (`branch` for the branch,
+        `time` for since/until): a facet drops its own."""
+        conditions: dict[str, ColumnElement[bool]] = {}
         if self.branch is not None:
-            conditions.append(Series.branch == self.branch)
+            conditions["branch"] = Series.branch == self.branch
         elif not self.every_branch:
-            conditions.append(on_default_branch(Series.suite, Series.branch))
+            conditions["branch"] = on_default_branch(Series.suite, Series.branch)
         for field in fields(self):
             values = getattr(self, field.name)
             if field.name in DIMENSIONS and values:
-                conditions.append(dimension_column(field.name).in_(values))
+                conditions[field.name] = dimension_column(field.name).in_(values)
         if self.since is not None or self.until is not None:
-            conditions.append(self._has_result_in_range())
+            conditions["time"] = self._has_result_in_range()
         return conditions
 
     def apply(self, query: Select[Any]) -> Select[Any]:

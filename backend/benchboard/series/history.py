@@ -14,7 +14,7 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
 from benchboard.models import Result
-from benchboard.series.service import get_series_identity
+from benchboard.series.service import get_series_with_count
 from benchboard_ingest.vocabulary import unit_info
 
 
@@ -27,9 +27,10 @@ def get_series_history_json(
     max_points: int,
 ) -> bytes:
     """A SeriesHistory document as JSON bytes."""
-    identity = get_series_identity(session, series_id)
+    identity, total = get_series_with_count(session, series_id)
     in_range = _in_range(series_id, since, until)
-    total = session.scalar(select(func.count()).select_from(Result).where(*in_range)) or 0
+    if since is not None or until is not None:
+        total = session.scalar(select(func.count()).select_from(Result).where(*in_range)) or 0
     downsampled = total > max_points
     if downsampled:
         factor = unit_info(identity.unit).factor

@@ -21,15 +21,16 @@ def get_facets(session: SessionDep, series_filter: SeriesFilterDep) -> Facets:
     return service.get_facets(session, series_filter)
 
 
-@router.get("/series")
+@router.get("/series", response_model=SeriesPage)
 def list_series(
     session: SessionDep,
     series_filter: SeriesFilterDep,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
     cursor: str | None = None,
-) -> SeriesPage:
+) -> Response:
     """Series matching the filters, each with its identity and latest value."""
-    return service.list_series(session, series_filter, limit=limit, cursor=cursor)
+    body = service.list_series(session, series_filter, limit=limit, cursor=cursor)
+    return Response(body, media_type="application/json")
 
 
 @router.get(

@@ -7,14 +7,14 @@ there if a maintainer later names another default.
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select, text, tuple_
-from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy import ColumnElement, func, literal_column, select, text, tuple_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from benchboard.errors import FieldError, NotFound, ValidationFailed
+from benchboard.findings.schemas import FindingOut
 from benchboard.findings.service import list_findings
-from benchboard.models import Hardware, Run, Series, Suite
+from benchboard.models import Hardware, Run, Series, Suite, SuiteBranch
 from benchboard.runs.queries import RunFilter, list_runs
 from benchboard.runs.schemas import HardwareOut
 from benchboard.suites.schemas import (
@@ -27,7 +27,7 @@ from benchboard.suites.schemas import (
     SuiteSettings,
     SuiteUpdate,
 )
-from benchboard.suites.titles import suite_title
+from benchboard.suites.titles import common_prefix, shared_title, suite_title
 
 # The newest runs a study's page lists; the runs page pages through the rest.
 STUDY_RUNS = 50
@@ -113,83 +113,54 @@ def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSett
 
 
 def list_suites(session: Session) -> SuiteList:
-    """Every suite, newest first, with its first finding: its title is the maintainer's,
-    else what its runs' names share; its description the maintainer's, else the newest
-    run's `description` tag; series, languages and machines are those of its default
-    branch."""
+    """Every suite with runs, newest first, with its first finding, from the totals
+    uploads keep per branch (runs/totals.py): its title is the maintainer's, else what
+    its runs' names share; its description the maintainer's, else the newest run's
+    `description` tag; series, languages and machines are those of its default branch."""
+    by_suite: dict[str, list[SuiteBranch]] = {}
+    for row in session.scalars(select(SuiteBranch).order_by(SuiteBranch.branch)):
+        by_suite.setdefault(row.suite, []).append(row)
     newest = (
-        select(Run.suite, Run.tags["description"].astext.label("description"))
-        .distinct(Run.suite)
-        .order_by(Run.suite, Run.started_at.desc())
-        .subquery()
+        select(Run.tags["description"].astext.label("description"))
+        .where(Run.suite == Suite.name)
+        .order_by(Run.started_at.desc())
+        .limit(1)
+        .lateral("newest")
     )
-    runs = (
-        select(
-            Run.suite,
-            func.count().label("run_count"),
-            func.sum(Run.result_count).label("result_count"),
-            func.min(Run.started_at).label("first_started_at"),
-            func.max(Run.started_at).label("last_started_at"),
-            func.array_agg(Run.name.distinct()).label("names"),
-            func.array_agg(aggregate_order_by(Run.branch.distinct(), Run.branch)).label("branches"),
-        )
-        .group_by(Run.suite)
-        .subquery()
-    )
-    series = (
-        select(
-            Series.suite,
-            func.count().label("series_count"),
-            func.array_agg(aggregate_order_by(Series.language.distinct(), Series.language)).label(
-                "languages"
-            ),
-            func.array_agg(aggregate_order_by(Hardware.name.distinct(), Hardware.name)).label(
-                "hardware"
-            ),
-        )
-        .join(Hardware, Hardware.id == Series.hardware_id)
-        .where(on_default_branch(Series.suite, Series.branch))
-        .group_by(Series.suite)
-        .subquery()
-    )
-    rows = session.execute(
-        select(
-            runs,
-            Suite.default_branch,
-            Suite.title,
-            Suite.description.label("suite_description"),
-            Suite.authors,
-            newest.c.description,
-            func.coalesce(series.c.series_count, 0).label("series_count"),
-            series.c.languages,
-            series.c.hardware,
-        )
-        .join(Suite, Suite.name == runs.c.suite)
-        .join(newest, newest.c.suite == runs.c.suite)
-        .outerjoin(series, series.c.suite == runs.c.suite)
-        .order_by(runs.c.last_started_at.desc())
+    suites = session.execute(
+        select(Suite, newest.c.description).join(newest, literal_column("true"))
     ).all()
     first_findings = {f.suite: f for f in list_findings(session, first_only=True)}
-    return SuiteList(
-        items=[
-            SuiteOut(
-                suite=r.suite,
-                title=r.title or suite_title(r.names),
-                description=r.suite_description or r.description,
-                authors=r.authors,
-                first_finding=first_findings.get(r.suite),
-                default_branch=r.default_branch,
-                branches=r.branches,
-                run_count=r.run_count,
-                result_count=r.result_count,
-                series_count=r.series_count,
-                first_started_at=r.first_started_at,
-                last_started_at=r.last_started_at,
-                languages=r.languages or [],
-                hardware=r.hardware or [],
-            )
-            for r in rows
-        ]
+    items = [
+        _suite_out(suite, description, by_suite[suite.name], first_findings.get(suite.name))
+        for suite, description in suites
+        if suite.name in by_suite
+    ]
+    return SuiteList(items=sorted(items, key=lambda item: item.last_started_at, reverse=True))
+
+
+def _suite_out(
+    suite: Suite, description: str | None, branches: list[SuiteBranch], finding: FindingOut | None
+) -> SuiteOut:
+    on_default = next((b for b in branches if b.branch == suite.default_branch), None)
+    prefixes = [b.name_prefix for b in branches if b.name_prefix is not None]
+    several = any(b.names_differ for b in branches) or len(set(prefixes)) > 1
+    derived = shared_title(common_prefix(prefixes), several=several) if prefixes else None
+    return SuiteOut(
+        suite=suite.name,
+        title=suite.title or derived,
+        description=suite.description or description,
+        authors=suite.authors,
+        first_finding=finding,
+        default_branch=suite.default_branch,
+        branches=[b.branch for b in branches],
+        run_count=sum(b.run_count for b in branches),
+        result_count=sum(b.result_count for b in branches),
+        series_count=on_default.series_count if on_default else 0,
+        first_started_at=min(b.first_started_at for b in branches),
+        last_started_at=max(b.last_started_at for b in branches),
+        languages=on_default.languages if on_default else [],
+        hardware=on_default.hardware if on_default else [],
     )
 
 
