@@ -100,6 +100,10 @@ def _value(row: Row[Any]) -> SeriesValue:
 
 def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -> FindingOut:
     ratio = numerator.value_base / denominator.value_base
+    interval = value_ratio_interval(
+        _value(denominator), _value(numerator), (denominator.samples, numerator.samples)
+    )
+    holds_one = interval.method if interval and interval.low <= 1 <= interval.high else None
     text, verdict, factor = word_ratio(
         ratio,
         numerator=finding.numerator_label,
@@ -108,9 +112,7 @@ def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -
         base_unit=numerator.base_unit,
         direction=numerator.direction,
         context=finding.context,
-    )
-    interval = value_ratio_interval(
-        _value(denominator), _value(numerator), (denominator.samples, numerator.samples)
+        interval_holds_one=holds_one,
     )
     return FindingOut(
         id=finding.id,

@@ -5,12 +5,20 @@
 - Other metrics (counts, sizes, percentages) say more/fewer of the metric.
 - The factor is always ≥ 1, with three significant digits; a factor that rounds to
   1.00 is "about the same".
+- A ratio whose interval holds 1 is "about the same" too, with the ratio and why: the
+  data cannot tell which side is ahead, so the sentence does not pick one.
 """
 
 from benchboard.findings.schemas import Verdict
+from benchboard.vocabulary import RatioIntervalMethod
 from benchboard_ingest.vocabulary import Direction, unit_info
 
 SPEED_DIMENSIONS = frozenset({"time", "bandwidth", "operation_rate", "request_rate"})
+
+_WITHIN: dict[RatioIntervalMethod, str] = {
+    "range": "within the reported ranges",
+    "delta_log": "within the 95% interval",
+}
 
 
 def format_factor(factor: float) -> str:
@@ -29,12 +37,18 @@ def word_ratio(
     base_unit: str,
     direction: Direction,
     context: str | None,
+    interval_holds_one: RatioIntervalMethod | None = None,
 ) -> tuple[str, Verdict, float]:
-    """(sentence, verdict, factor) for numerator / denominator = ratio > 0."""
+    """(sentence, verdict, factor) for numerator / denominator = ratio > 0;
+    `interval_holds_one` names the kind of interval that holds 1, if one does."""
     factor = ratio if ratio >= 1 else 1 / ratio
     tail = f" {context}" if context else ""
     if float(f"{factor:.3g}") == 1:
         return f"{numerator} about the same as {denominator}{tail}", "same", 1.0
+    if interval_holds_one is not None:
+        why = _WITHIN[interval_holds_one]
+        text = f"{numerator} about the same as {denominator}{tail}: {format_factor(ratio)}, {why}"
+        return text, "same", factor
     verdict: Verdict
     said: str
     if unit_info(base_unit).dimension in SPEED_DIMENSIONS:

@@ -70,6 +70,12 @@ def test_findings_are_worded_as_readers_say_them(client: TestClient) -> None:
     fio = get(client, "/api/v1/suites/fio-sync-vs-async/findings")["items"]
     assert fio[0]["text"].startswith("posixaio 33.3× slower than sync")
     assert fio[1]["text"].startswith("sync 2.48× faster than posixaio")
+    isolates = get(client, "/api/v1/suites/dart-isolate-messaging/findings")["items"]
+    assert isolates[0]["text"] == (
+        "resqlite about the same as sqlite_async per single-row lookup (median): 1.02×, "
+        "within the reported ranges"
+    )
+    assert isolates[0]["verdict"] == "same"
     wpf = get(client, "/api/v1/suites/wpf-async-log-reading/findings")["items"]
     assert [f["difference_base"] for f in wpf[:2]] == pytest.approx([1.8, 0.4])
 

@@ -58,3 +58,22 @@ def test_a_factor_that_rounds_to_one_is_about_the_same() -> None:
         context=None,
     )
     assert (text, verdict, factor) == ("A about the same as B", "same", 1.0)
+
+
+def test_a_ratio_whose_interval_holds_one_is_about_the_same() -> None:
+    text, verdict, factor = word_ratio(
+        87.5 / 85.5,
+        numerator="resqlite",
+        denominator="sqlite_async",
+        metric="time_per_op_median",
+        base_unit="s",
+        direction="lower",
+        context="per lookup",
+        interval_holds_one="range",
+    )
+    assert (
+        text
+        == "resqlite about the same as sqlite_async per lookup: 1.02×, within the reported ranges"
+    )
+    assert verdict == "same"
+    assert factor == pytest.approx(87.5 / 85.5)

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Finding } from "../../../api/types";
+import { historyHref } from "../../../lib/filters";
 import { runHref } from "../../../lib/links";
 import { differenceText, factorInterval, findingBoardHref, intervalText, sideText } from "../lib/findings";
 
@@ -19,6 +20,7 @@ function FindingItem({ finding }: { finding: Finding }) {
       {finding.note ? <p className="finding-note">{finding.note}</p> : null}
       <p className="finding-links">
         <Link to={findingBoardHref(finding)}>Leaderboard</Link>
+        <Link to={historyHref([finding.numerator.series_id, finding.denominator.series_id])}>History</Link>
         {runs.map((side) => (
           <Link key={side.run_id} to={runHref(side.run_id)}>
             Run {side.run_name ?? side.run_id.slice(0, 8)}

@@ -28,44 +28,49 @@ export function HardwareList({ hardware }: { hardware: Study["hardware"] }) {
 /** The study's newest runs: date (and whether it is estimated), machine, results, raw upload. */
 export function StudyRuns({ study }: { study: Study }) {
   return (
-    <div className="table-scroll">
-      <table className="data-table study-runs">
-        <caption>Runs of {study.title ?? study.suite}, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Date</th>
-            <th scope="col">Machine</th>
-            <th scope="col" className="num">
-              Results
-            </th>
-            <th scope="col">Upload</th>
-          </tr>
-        </thead>
-        <tbody>
-          {study.runs.map((run) => (
-            <tr key={run.id}>
-              <td>
-                <Link to={runHref(run.id)}>{run.name ?? run.id.slice(0, 8)}</Link>
-              </td>
-              <td>
-                {formatDate(run.started_at)}
-                {run.tags.date_estimated === "true" ? (
-                  <span className="badge badge-estimated" title={run.tags.date_basis}>
-                    estimated
-                  </span>
-                ) : null}
-              </td>
-              <td>{run.hardware_name}</td>
-              <td className="num">{run.result_count.toLocaleString("en-US")}</td>
-              <td>
-                <a href={`/api/v1/runs/${run.id}/upload`}>JSON</a>
-              </td>
+    <>
+      <div className="table-scroll">
+        <table className="data-table study-runs">
+          <caption>Runs of {study.title ?? study.suite}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Date</th>
+              <th scope="col">Machine</th>
+              <th scope="col" className="num">
+                Results
+              </th>
+              <th scope="col">Upload</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {study.runs.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <Link to={runHref(run.id)}>{run.name ?? run.id.slice(0, 8)}</Link>
+                </td>
+                <td>
+                  {formatDate(run.started_at)}
+                  {run.tags.date_estimated === "true" ? (
+                    <span className="badge badge-estimated" title={run.tags.date_basis}>
+                      estimated
+                    </span>
+                  ) : null}
+                </td>
+                <td>{run.hardware_name}</td>
+                <td className="num">{run.result_count.toLocaleString("en-US")}</td>
+                <td>
+                  <a href={`/api/v1/runs/${run.id}/upload`}>JSON</a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p>
+        <Link to={`/runs?suite=${encodeURIComponent(study.suite)}`}>Every run of this study</Link>
+      </p>
+    </>
   );
 }
 

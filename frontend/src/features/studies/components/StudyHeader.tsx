@@ -12,10 +12,10 @@ export function StudyHeader({ study }: { study: Study }) {
       <p className="study-byline">
         {study.authors.length ? <span>by {study.authors.join(", ")} · </span> : null}
         <span>{formatDateRange(dates[0], dates.at(-1))}</span>{" "}
-        {dating.estimated ? <span className="badge badge-estimated">date estimated</span> : null}{" "}
+        {dating.badge ? <span className="badge badge-estimated">{dating.badge}</span> : null}{" "}
         <code className="muted">{study.suite}</code>
       </p>
-      {dating.estimated ? (
+      {dating.bases.length ? (
         <ul className="date-basis" aria-label="Why the date is estimated">
           {dating.bases.map((basis) => (
             <li key={basis}>{basis}</li>

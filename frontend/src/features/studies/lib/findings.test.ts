@@ -143,7 +143,8 @@ describe("studyDating", () => {
       { tags: { date_estimated: "true", date_basis: basis } },
       { tags: {} },
     ];
-    expect(studyDating(runs)).toEqual({ estimated: true, bases: [basis] });
-    expect(studyDating([{ tags: {} }])).toEqual({ estimated: false, bases: [] });
+    expect(studyDating(runs)).toEqual({ badge: "2 of 3 dates estimated", bases: [basis] });
+    expect(studyDating(runs.slice(0, 2)).badge).toBe("date estimated");
+    expect(studyDating([{ tags: {} }])).toEqual({ badge: "", bases: [] });
   });
 });

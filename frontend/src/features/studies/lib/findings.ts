@@ -72,8 +72,11 @@ export function findingBoardHref(finding: Finding): string {
 }
 
 export interface Dating {
-  /** Whether any run's date is an estimate (tag date_estimated=true). */
-  estimated: boolean;
+  /**
+   * The badge: "date estimated" when every run's date is an estimate (tag date_estimated=true),
+   * "1 of 2 dates estimated" when some are, "" when none is.
+   */
+  badge: string;
   /** Why, once each (tag date_basis). */
   bases: string[];
 }
@@ -83,5 +86,11 @@ export function studyDating(runs: readonly Pick<StudyRun, "tags">[]): Dating {
   const bases = estimated
     .map((run) => run.tags.date_basis)
     .filter((basis): basis is string => Boolean(basis));
-  return { estimated: estimated.length > 0, bases: [...new Set(bases)] };
+  const badge =
+    estimated.length === 0
+      ? ""
+      : estimated.length === runs.length
+        ? "date estimated"
+        : `${estimated.length} of ${runs.length} dates estimated`;
+  return { badge, bases: [...new Set(bases)] };
 }
