@@ -122,6 +122,13 @@ test.describe("maintaining a study", () => {
         { ...result, mode: "async", value: 100 },
       ],
     });
+    await service.upload({
+      suite,
+      name: "Tiny writes, a year on",
+      started_at: "2026-03-20T12:00:00Z",
+      hardware: { name: "e2e-machine" },
+      results: [{ ...result, mode: "async", value: 150 }],
+    });
     await page.goto(`/studies/${suite}`);
     await expect(page.getByText("No findings are pinned yet.")).toBeVisible();
     await page.getByText("Maintain this study").click();
@@ -141,6 +148,8 @@ test.describe("maintaining a study", () => {
     );
 
     const pin = page.getByRole("group", { name: /Pin a finding/ });
+    await pin.getByLabel("Numerator's run").selectOption({ label: "Tiny writes" });
+    await pin.getByLabel("Denominator's run").selectOption({ label: "Tiny writes" });
     await pin.getByLabel("Numerator", { exact: true }).selectOption({
       label: "file-write-tiny (writes=100) · dart · dart:io · async · time_per_op = 100 µs",
     });
@@ -152,6 +161,23 @@ test.describe("maintaining a study", () => {
     await pin.getByLabel("End of the sentence").fill("for 100 tiny writes");
     await pin.getByRole("button", { name: "Pin finding" }).click();
     await expect(finding(page, "async 2× slower than sync for 100 tiny writes")).toBeVisible();
+
+    // The two sides may come from different runs.
+    await pin.getByLabel("Numerator's run").selectOption({ label: "Tiny writes, a year on" });
+    await pin.getByLabel("Numerator", { exact: true }).selectOption({
+      label: "file-write-tiny (writes=100) · dart · dart:io · async · time_per_op = 150 µs",
+    });
+    await pin.getByLabel("Denominator", { exact: true }).selectOption({
+      label: "file-write-tiny (writes=100) · dart · dart:io · async · time_per_op = 100 µs",
+    });
+    await pin.getByLabel("Its label").first().fill("async in 2026");
+    await pin.getByLabel("Its label").last().fill("in 2025");
+    await pin.getByLabel("End of the sentence").fill("");
+    await pin.getByRole("button", { name: "Pin finding" }).click();
+    await expect(page.locator("li.finding .finding-text")).toHaveText([
+      "async 2× slower than sync for 100 tiny writes",
+      "async in 2026 1.5× slower than in 2025",
+    ]);
     await page.goto("/");
     await expect(page.locator(`article.card[data-suite="${suite}"] .headline`)).toHaveText(
       "async 2× slower than sync for 100 tiny writes",

@@ -83,78 +83,84 @@ function MetadataForm({ study }: { study: Study }) {
   );
 }
 
-/** A result of a run to pin as one side of a finding. */
-function ResultSelect({
-  id,
-  label,
-  results,
-  value,
-  onChange,
-}: {
-  id: string;
+interface SideDraft {
+  runId: string;
+  seriesId: string;
   label: string;
-  results: { series_id: number; text: string }[];
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Choose a result…</option>
-        {results.map((r) => (
-          <option key={r.series_id} value={r.series_id}>
-            {r.text}
-          </option>
-        ))}
-      </select>
-    </>
-  );
 }
 
-/** Picks two results of one run, their labels and the sentence's end. */
-function NewFinding({ study, onAdd }: { study: Study; onAdd: (finding: FindingIn) => void }) {
-  const [runId, setRunId] = useState(study.runs[0]?.id ?? "");
-  const [sides, setSides] = useState({ numerator: "", denominator: "" });
-  const [labels, setLabels] = useState({ numerator: "", denominator: "" });
-  const [context, setContext] = useState("");
-  const [note, setNote] = useState("");
-  const run = useQuery(runResultsQuery(runId));
+/** One side of a new finding: a run of the study, one of its results, and what readers call it. */
+function SidePicker({
+  name,
+  study,
+  draft,
+  onChange,
+}: {
+  name: "Numerator" | "Denominator";
+  study: Study;
+  draft: SideDraft;
+  onChange: (draft: SideDraft) => void;
+}) {
+  const run = useQuery(runResultsQuery(draft.runId));
   const id = useId();
-  const results = (run.data?.results ?? []).map((r) => ({
-    series_id: r.series_id,
-    text: `${workloadLabel(r.benchmark, r.params)} · ${implementationLabel(r)} · ${r.metric} = ${formatValue(r.value, r.unit)}`,
-  }));
-  const ready = sides.numerator && sides.denominator && labels.numerator.trim() && labels.denominator.trim();
   return (
-    <fieldset className="stack-form">
-      <legend>Pin a finding: numerator ÷ denominator</legend>
-      <label htmlFor={`${id}-run`}>Run</label>
-      <select id={`${id}-run`} value={runId} onChange={(e) => setRunId(e.target.value)}>
+    <div className="stack-form">
+      <label htmlFor={`${id}-run`}>{name}'s run</label>
+      <select
+        id={`${id}-run`}
+        value={draft.runId}
+        onChange={(e) => onChange({ ...draft, runId: e.target.value, seriesId: "" })}
+      >
         {study.runs.map((r) => (
           <option key={r.id} value={r.id}>
             {r.name ?? r.id}
           </option>
         ))}
       </select>
-      {(["numerator", "denominator"] as const).map((side) => (
-        <div key={side} className="stack-form">
-          <ResultSelect
-            id={`${id}-${side}`}
-            label={side === "numerator" ? "Numerator" : "Denominator"}
-            results={results}
-            value={sides[side]}
-            onChange={(value) => setSides({ ...sides, [side]: value })}
-          />
-          <label htmlFor={`${id}-${side}-label`}>Its label (what readers call it)</label>
-          <input
-            id={`${id}-${side}-label`}
-            value={labels[side]}
-            placeholder={side === "numerator" ? "async" : "sync"}
-            onChange={(e) => setLabels({ ...labels, [side]: e.target.value })}
-          />
-        </div>
-      ))}
+      <label htmlFor={`${id}-result`}>{name}</label>
+      <select
+        id={`${id}-result`}
+        value={draft.seriesId}
+        onChange={(e) => onChange({ ...draft, seriesId: e.target.value })}
+      >
+        <option value="">Choose a result…</option>
+        {(run.data?.results ?? []).map((r) => (
+          <option key={r.series_id} value={r.series_id}>
+            {`${workloadLabel(r.benchmark, r.params)} · ${implementationLabel(r)} · ${r.metric} = ${formatValue(r.value, r.unit)}`}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-label`}>Its label (what readers call it)</label>
+      <input
+        id={`${id}-label`}
+        value={draft.label}
+        placeholder={name === "Numerator" ? "async" : "sync"}
+        onChange={(e) => onChange({ ...draft, label: e.target.value })}
+      />
+    </div>
+  );
+}
+
+const toSide = (draft: SideDraft) => ({
+  run_id: draft.runId,
+  series_id: Number(draft.seriesId),
+  label: draft.label.trim(),
+});
+
+/** Picks two results (of one run or two), their labels and the sentence's end. */
+function NewFinding({ study, onAdd }: { study: Study; onAdd: (finding: FindingIn) => void }) {
+  const blank = { runId: study.runs[0]?.id ?? "", seriesId: "", label: "" };
+  const [numerator, setNumerator] = useState<SideDraft>(blank);
+  const [denominator, setDenominator] = useState<SideDraft>(blank);
+  const [context, setContext] = useState("");
+  const [note, setNote] = useState("");
+  const id = useId();
+  const ready = [numerator, denominator].every((side) => side.seriesId && side.label.trim());
+  return (
+    <fieldset className="stack-form">
+      <legend>Pin a finding: numerator ÷ denominator</legend>
+      <SidePicker name="Numerator" study={study} draft={numerator} onChange={setNumerator} />
+      <SidePicker name="Denominator" study={study} draft={denominator} onChange={setDenominator} />
       <label htmlFor={`${id}-context`}>End of the sentence</label>
       <input
         id={`${id}-context`}
@@ -170,16 +176,8 @@ function NewFinding({ study, onAdd }: { study: Study; onAdd: (finding: FindingIn
           disabled={!ready}
           onClick={() =>
             onAdd({
-              numerator: {
-                run_id: runId,
-                series_id: Number(sides.numerator),
-                label: labels.numerator.trim(),
-              },
-              denominator: {
-                run_id: runId,
-                series_id: Number(sides.denominator),
-                label: labels.denominator.trim(),
-              },
+              numerator: toSide(numerator),
+              denominator: toSide(denominator),
               context: textOrNull(context),
               note: textOrNull(note),
             })
