@@ -1,30 +1,35 @@
-"""Read speed (GitHub issue 2): history, facets, sync/async comparison over 10,000,000 results.
+"""Read speed (issues 2 and 14): history, facets, sync/async pairs, series and suite lists.
 
-    .venv/bin/python bench/read_speed.py [--regenerate] [--requests 200]
+    .venv/bin/python bench/read_speed.py [--results 10000000] [--regenerate] [--requests 200]
 
-Starts its own service (embedded PostgreSQL under .data/bench/read, 2 workers, a free
-port on 127.0.0.1). The first invocation generates the dataset straight into PostgreSQL
-with binary COPY: 5 suites x 1,000 series (5 of 8 languages each, sync and async,
-10 workloads x 5 sizes, 2 metrics) on 3 machines, 2,000 runs per suite (10,000 runs of
-1,000 results, one every 6 hours per suite), every 5th run with summary statistics.
-Rows are written in upload order (run by run), as the service would have stored them.
-Later invocations reuse it while the database holds exactly 10,000,000 results.
+Starts its own service (embedded PostgreSQL under .data/bench/read, or read-<N> for
+another --results, 2 workers, a free port on 127.0.0.1). The first invocation for a size
+generates the dataset straight into PostgreSQL with binary COPY into each month's
+partition of `result`: suites of 1,000 series (5 of 8 languages each, sync and async,
+10 workloads x 5 sizes, 2 metrics) on 3 machines, one run every 6 hours per suite,
+every 5th with summary statistics; 10,000,000 results are 5 suites x 2,000 runs, larger
+sets have 5,000-run histories (100,000,000: 20 suites). Rows are written in upload
+order (run by run), as the service would have stored them. Later invocations reuse the
+dataset while the database holds exactly that many results.
 
 The requests are sequential over one keep-alive connection after a warm-up; the
-figures are client-side response times.
+figures are client-side response times. A target missed prints `TARGET MISSED` and the
+script exits 1.
 """
 
 import argparse
 import hashlib
+import itertools
 import os
 import random
 import sys
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import orjson
@@ -39,9 +44,11 @@ from common import (
     print_table,
 )
 from psycopg.types.json import Jsonb, set_json_dumps
+from sqlalchemy import create_engine
 
 from benchboard.bulk import CopyLayout
 from benchboard.models import DEFAULT_BRANCH, Run, Series
+from benchboard.partitions import create_months, month_of, months_between, partition_name
 from benchboard.runs.service import RESULT_COPY
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
@@ -58,10 +65,10 @@ LANGUAGES_PER_SUITE = 5
 WORKLOADS = 10
 SIZES = (1, 10, 100, 1_000, 10_000)
 METRICS = (("time_per_op", "us"), ("throughput", "ops/s"))
-RUNS_PER_SUITE = 2_000
 RUN_INTERVAL = timedelta(hours=6)
 STATS_EVERY = 5
-TOTAL_RESULTS = 10_000_000
+SERIES_PER_SUITE = LANGUAGES_PER_SUITE * 2 * WORKLOADS * len(SIZES) * len(METRICS)
+DEFAULT_RESULTS = 10_000_000
 SERIES_COPY = CopyLayout.of(
     Series.fingerprint,
     Series.branch,
@@ -100,6 +107,8 @@ FACETS_TARGET_MS = 30.0
 MODES_TARGET_MS = 50.0
 SERIES_TARGET_MS = 50.0
 SUITES_TARGET_MS = 30.0
+LARGER_HISTORY_TARGET_MS = 20.0  # above 10,000,000 results
+HISTORY_POINTS = 2_000
 PEERS = "2,000-point history, median: Bencher 38 ms, Conbench 1,024 ms, Codespeed 142 ms"
 
 Connection = psycopg.Connection[tuple[Any, ...]]
@@ -139,6 +148,34 @@ class SeriesSpec:
 
 
 @dataclass(frozen=True)
+class Shape:
+    """How many suites of SERIES_PER_SUITE series, each with how many runs: 10,000,000
+    results are 5 suites x 2,000 runs; larger sets have 5,000-run histories (100,000,000:
+    20 suites, 20,000 series)."""
+
+    results: int
+    suites: tuple[str, ...]
+    runs_per_suite: int
+
+    @classmethod
+    def of(cls, results: int) -> "Shape":
+        runs = 2_000 if results <= DEFAULT_RESULTS else 5_000
+        count, rest = divmod(results, SERIES_PER_SUITE * runs)
+        if rest or not count:
+            raise SystemExit(f"--results must be a multiple of {SERIES_PER_SUITE * runs:,}")
+        names = tuple(
+            SUITES[index % len(SUITES)] + (f"-{index // len(SUITES)}" if index >= 5 else "")
+            for index in range(count)
+        )
+        return cls(results, names, runs)
+
+    @property
+    def data_dir(self) -> str:
+        """Each size is cached in its own database."""
+        return "read" if self.results == DEFAULT_RESULTS else f"read-{self.results:_d}"
+
+
+@dataclass(frozen=True)
 class RunSpec:
     id: uuid.UUID
     suite_index: int
@@ -146,8 +183,8 @@ class RunSpec:
     started_at: datetime
 
 
-def suite_series(suite_index: int, rng: random.Random) -> list[SeriesSpec]:
-    suite = SUITES[suite_index]
+def suite_series(shape: Shape, suite_index: int, rng: random.Random) -> list[SeriesSpec]:
+    suite = shape.suites[suite_index]
     languages = [
         LANGUAGES[(suite_index * 3 + offset) % len(LANGUAGES)]
         for offset in range(LANGUAGES_PER_SUITE)
@@ -170,16 +207,16 @@ def suite_series(suite_index: int, rng: random.Random) -> list[SeriesSpec]:
                                 metric=metric,
                                 unit=unit,
                                 level=rng.lognormvariate(4, 1.5),
-                                step_at=rng.randrange(RUNS_PER_SUITE)
+                                step_at=rng.randrange(shape.runs_per_suite)
                                 if changes
-                                else RUNS_PER_SUITE,
+                                else shape.runs_per_suite,
                                 step=rng.choice((0.8, 0.9, 1.1, 1.25)),
                             )
                         )
     return specs
 
 
-def all_runs(started: datetime) -> list[RunSpec]:
+def all_runs(shape: Shape, started: datetime) -> list[RunSpec]:
     """Every run of every suite, in upload (time) order."""
     runs = [
         RunSpec(
@@ -188,8 +225,8 @@ def all_runs(started: datetime) -> list[RunSpec]:
             index=index,
             started_at=started + index * RUN_INTERVAL + suite_index * timedelta(minutes=17),
         )
-        for suite_index in range(len(SUITES))
-        for index in range(RUNS_PER_SUITE)
+        for suite_index in range(len(shape.suites))
+        for index in range(shape.runs_per_suite)
     ]
     return sorted(runs, key=lambda run: run.started_at)
 
@@ -236,23 +273,23 @@ def insert_series(
 
 
 def insert_runs(
-    conn: Connection, runs: list[RunSpec], per_suite: int, hardware: dict[str, int]
+    conn: Connection, shape: Shape, runs: list[RunSpec], hardware: dict[str, int]
 ) -> None:
-    for suite in SUITES:  # as an upload does: every suite with runs has its settings row
+    for suite in shape.suites:  # as an upload does: every suite with runs has its settings row
         conn.execute("INSERT INTO suite (name) VALUES (%s)", (suite,))
     sha = hashlib.sha256(PLACEHOLDER_BODY).digest()
     rows = (
         (
             run.id,
-            SUITES[run.suite_index],
-            f"{SUITES[run.suite_index]} #{run.index}",
+            shape.suites[run.suite_index],
+            f"{shape.suites[run.suite_index]} #{run.index}",
             run.started_at,
             Jsonb({"repo": "https://example.org/bench.git", "commit": f"{run.index:07x}"}),
             DEFAULT_BRANCH,
             hardware[MACHINES[run.suite_index % len(MACHINES)]],
             Jsonb({"kernel": "6.1"}),
             Jsonb({"published_by": "bench/read_speed.py"}),
-            per_suite,
+            SERIES_PER_SUITE,
             PLACEHOLDER_BODY,
             sha,
         )
@@ -265,9 +302,7 @@ def result_rows(
     runs: list[RunSpec], by_suite: list[list[tuple[SeriesSpec, int, float]]], rng: random.Random
 ) -> Iterator[tuple[Any, ...]]:
     """The rows of `result`, run by run, as uploads would have written them (RESULT_COPY)."""
-    for number, run in enumerate(runs):
-        if number % 1000 == 0:
-            print(f"  run {number:,}/{len(runs):,}", flush=True)
+    for run in runs:
         with_stats = run.index % STATS_EVERY == 0
         for spec, series_id, factor in by_suite[run.suite_index]:
             level = spec.level * (spec.step if run.index >= spec.step_at else 1.0)
@@ -313,24 +348,29 @@ def result_ddl(conn: Connection) -> tuple[list[tuple[str, str]], list[tuple[str,
     return [(str(n), str(d)) for n, d in constraints], [(str(n), str(d)) for n, d in indexes]
 
 
-def generate(service: BenchService, seed: int) -> None:
-    """Fill an empty database in one transaction: an interrupted run leaves it empty."""
+def generate(service: BenchService, shape: Shape, seed: int) -> None:
+    """Fill an empty database in one transaction: an interrupted run leaves it empty.
+
+    The rows go straight into their month's partition of `result` (COPY into the
+    partition, not through the parent's routing)."""
     rng = random.Random(seed)
     started = time.perf_counter()
-    specs = [spec for index in range(len(SUITES)) for spec in suite_series(index, rng)]
-    first = datetime(2024, 1, 1, tzinfo=UTC)
-    runs = all_runs(first)
-    per_suite = len(specs) // len(SUITES)
+    specs = [s for index in range(len(shape.suites)) for s in suite_series(shape, index, rng)]
+    runs = all_runs(shape, datetime(2024, 1, 1, tzinfo=UTC))
+    engine = create_engine(service.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.begin() as connection:  # the service's own partition code, before any row
+        create_months(connection, months_between(runs[0].started_at, runs[-1].started_at))
+    engine.dispose()
     with service.connect() as conn:
         set_json_dumps(orjson.dumps, context=conn)
         conn.execute("SET maintenance_work_mem = '1GB'")
         hardware = insert_hardware(conn)
         ids = insert_series(conn, specs, hardware)
-        insert_runs(conn, runs, per_suite, hardware)
-        by_suite: list[list[tuple[SeriesSpec, int, float]]] = [[] for _ in SUITES]
+        insert_runs(conn, shape, runs, hardware)
+        by_suite: list[list[tuple[SeriesSpec, int, float]]] = [[] for _ in shape.suites]
         for spec in specs:
             entry = (spec, ids[spec.fingerprint()], unit_info(spec.unit).factor)
-            by_suite[SUITES.index(spec.suite)].append(entry)
+            by_suite[shape.suites.index(spec.suite)].append(entry)
         # Bulk-load practice: build the secondary indexes and check the FKs once, after
         # the COPY, with the definitions the migrations created (same transaction).
         constraints, indexes = result_ddl(conn)
@@ -338,9 +378,12 @@ def generate(service: BenchService, seed: int) -> None:
             conn.execute(f'ALTER TABLE result DROP CONSTRAINT "{name}"')
         for name, _ in indexes:
             conn.execute(f'DROP INDEX "{name}"')
-        print(f"COPY {len(runs) * per_suite:,} results", flush=True)
-        RESULT_COPY.write(conn, result_rows(runs, by_suite, rng))
-        print("building indexes and constraints of result", flush=True)
+        print(f"COPY {len(runs) * SERIES_PER_SUITE:,} results", flush=True)
+        for month, in_month in itertools.groupby(runs, key=lambda run: month_of(run.started_at)):
+            print(f"  {month:%Y-%m}", end="", flush=True)
+            layout = replace(RESULT_COPY, table=partition_name(month))
+            layout.write(conn, result_rows(list(in_month), by_suite, rng))
+        print("\nbuilding indexes and constraints of result", flush=True)
         for _, definition in indexes:
             conn.execute(definition)
         for name, definition in reversed(constraints):
@@ -355,8 +398,10 @@ def generate(service: BenchService, seed: int) -> None:
 
 
 def result_count(service: BenchService) -> int:
+    """The results stored, from the totals uploads keep (counting 100,000,000 rows would
+    take a while)."""
     with service.connect() as conn:
-        row = conn.execute("SELECT count(*) FROM result").fetchone()
+        row = conn.execute("SELECT coalesce(sum(result_count), 0) FROM series").fetchone()
         return int(row[0]) if row else 0
 
 
@@ -367,48 +412,71 @@ class Endpoint:
     paths: list[str]
 
 
-def endpoints(service: BenchService, requests: int, rng: random.Random) -> list[Endpoint]:
+def endpoints(
+    service: BenchService, shape: Shape, requests: int, rng: random.Random
+) -> list[Endpoint]:
     with service.connect() as conn:
-        series = [
-            int(row[0])
-            for row in conn.execute(
-                "SELECT series_id FROM result GROUP BY series_id HAVING count(*) = %s",
-                (RUNS_PER_SUITE,),
-            )
-        ]
+        series = conn.execute(
+            "SELECT id, last_started_at FROM series WHERE result_count = %s",
+            (shape.runs_per_suite,),
+        ).fetchall()
         languages = [
             str(row[0])
             for row in conn.execute("SELECT DISTINCT language FROM series ORDER BY language")
         ]
     picked = rng.sample(series, min(requests, len(series)))
+    # 10M targets; above, history within 20 ms and the others within twice theirs.
+    larger = shape.results > DEFAULT_RESULTS
+    scale = 2.0 if larger else 1.0
 
     def by_language(path: str) -> list[str]:
         return [
             f"{path}?language={languages[i % len(languages)]}&mode=async" for i in range(requests)
         ]
 
-    return [
+    histories = [
         Endpoint(
             "GET /api/v1/series/{id}/history (2,000 points)",
             HISTORY_TARGET_MS,
-            [f"/api/v1/series/{series_id}/history" for series_id in picked],
-        ),
+            [f"/api/v1/series/{series_id}/history" for series_id, _ in picked],
+        )
+    ]
+    if larger:
+        newest = [  # the newest 2,000 runs of a longer history
+            (series_id, (last - (HISTORY_POINTS - 1) * RUN_INTERVAL).isoformat())
+            for series_id, last in picked
+        ]
+        histories = [
+            Endpoint(
+                "GET /api/v1/series/{id}/history?since=… (newest 2,000 points)",
+                LARGER_HISTORY_TARGET_MS,
+                [f"/api/v1/series/{i}/history?since={quote(since)}" for i, since in newest],
+            ),
+            Endpoint(
+                f"GET /api/v1/series/{{id}}/history ({shape.runs_per_suite:,} points,"
+                " max_points=2000)",
+                LARGER_HISTORY_TARGET_MS,
+                [f"/api/v1/series/{i}/history?max_points={HISTORY_POINTS}" for i, _ in picked],
+            ),
+        ]
+    return [
+        *histories,
         Endpoint(
             "GET /api/v1/facets?language=X&mode=async",
-            FACETS_TARGET_MS,
+            FACETS_TARGET_MS * scale,
             by_language("/api/v1/facets"),
         ),
         Endpoint(
             "GET /api/v1/compare/modes?language=X&mode=async",
-            MODES_TARGET_MS,
+            MODES_TARGET_MS * scale,
             by_language("/api/v1/compare/modes"),
         ),
         Endpoint(
             "GET /api/v1/series?language=X&mode=async (first page)",
-            SERIES_TARGET_MS,
+            SERIES_TARGET_MS * scale,
             by_language("/api/v1/series"),
         ),
-        Endpoint("GET /api/v1/suites", SUITES_TARGET_MS, ["/api/v1/suites"] * requests),
+        Endpoint("GET /api/v1/suites", SUITES_TARGET_MS * scale, ["/api/v1/suites"] * requests),
     ]
 
 
@@ -437,22 +505,24 @@ def measure(client: httpx.Client, endpoint: Endpoint, warmup: int) -> tuple[list
 def check_history(client: httpx.Client, path: str) -> None:
     history = orjson.loads(timed_get(client, path)[1])
     points = len(history["points"])
-    if points != RUNS_PER_SUITE or history["downsampled"]:
+    if points != HISTORY_POINTS or history["downsampled"]:
         raise RuntimeError(f"{path}: {points} points, downsampled={history['downsampled']}")
 
 
 def dataset_summary(service: BenchService) -> str:
     with service.connect() as conn:
         row = conn.execute(
-            "SELECT (SELECT count(*) FROM result), (SELECT count(*) FROM series),"
-            " (SELECT count(*) FROM run),"
-            " pg_size_pretty(pg_database_size(current_database())),"
-            " pg_size_pretty(pg_total_relation_size('result'))"
+            "SELECT (SELECT sum(result_count) FROM series), (SELECT count(*) FROM series),"
+            " (SELECT count(*) FROM run), pg_database_size(current_database()),"
+            " (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('result')),"
+            " (SELECT count(*) - 1 FROM pg_partition_tree('result'))"
         ).fetchone()
     assert row is not None
+    results, series, runs, database, result_bytes, partitions = row
     return (
-        f"dataset: {row[0]:,} results, {row[1]:,} series, {row[2]:,} runs;"
-        f" database {row[3]} (result with indexes {row[4]})"
+        f"dataset: {results:,} results, {series:,} series, {runs:,} runs;"
+        f" database {database / 2**30:.1f} GiB, {database / results:.0f} bytes per result"
+        f" (result with indexes {result_bytes / 2**30:.1f} GiB in {partitions} partitions)"
     )
 
 
@@ -462,19 +532,26 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200, help="timed requests per endpoint")
     parser.add_argument("--warmup", type=int, default=20, help="untimed requests per endpoint")
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument(
+        "--results",
+        type=int,
+        default=DEFAULT_RESULTS,
+        help="dataset size (each size is cached apart), e.g. 100000000",
+    )
     args = parser.parse_args()
     exit_cleanly_on_sigterm()
-    service = BenchService("read")
+    shape = Shape.of(args.results)
+    service = BenchService(shape.data_dir)
     service.cli("db", "upgrade")
     count = result_count(service)
-    if args.regenerate or count != TOTAL_RESULTS:
+    if args.regenerate or count != shape.results:
         print(f"generating the dataset (the database holds {count:,} results)", flush=True)
         service.cli("db", "reset", "--yes")
-        generate(service, args.seed)
+        generate(service, shape, args.seed)
     else:
         print(f"reusing the dataset: {count:,} results (--regenerate to rebuild)", flush=True)
     rng = random.Random(args.seed)
-    plan = endpoints(service, args.requests, rng)
+    plan = endpoints(service, shape, args.requests, rng)
     figures: list[tuple[Endpoint, list[float], int]] = []
     with service, httpx.Client(base_url=service.base_url, timeout=60) as client:
         service.start()
@@ -514,7 +591,10 @@ def main() -> None:
     print("X cycles through the languages of the dataset; history series are picked at random.")
     print()
     print("commands run:")
-    print("  .venv/bin/python bench/read_speed.py" + (" --regenerate" if args.regenerate else ""))
+    options = (" --regenerate" if args.regenerate else "") + (
+        f" --results {args.results}" if args.results != DEFAULT_RESULTS else ""
+    )
+    print(f"  .venv/bin/python bench/read_speed.py{options}")
     for command in service.commands:
         print(f"  {command}")
     missed = missed_targets(figures)

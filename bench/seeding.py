@@ -17,8 +17,10 @@ from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
+from sqlalchemy import create_engine
 
 from benchboard.models import DEFAULT_BRANCH
+from benchboard.partitions import create_months, months_between
 from benchboard.runs.service import RESULT_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
@@ -72,6 +74,15 @@ def upload_results(benchmarks: list[str], rng: random.Random) -> list[dict[str, 
     ]
 
 
+def _create_months(conn: psycopg.Connection[Any], first: datetime, last: datetime) -> None:
+    """The partitions of `result` the rows will go to, by the service's own code, on a
+    connection of their own before this one writes anything."""
+    engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(conn.info.dsn))
+    with engine.begin() as connection:
+        create_months(connection, months_between(first, last))
+    engine.dispose()
+
+
 def seed(
     conn: psycopg.Connection[Any],
     *,
@@ -83,6 +94,7 @@ def seed(
     rng: random.Random,
 ) -> Seeded:
     """Write the suite's series and their histories in one transaction, then analyse."""
+    _create_months(conn, start, start + RUN_INTERVAL * max(runs - 1, 0))
     benchmarks = [f"{suite}-{index:05d}" for index in range(series)]
     hardware_id = _hardware(conn, hardware)
     # As an upload does: every suite with runs has its settings row (default branch).

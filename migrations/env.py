@@ -4,6 +4,7 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from benchboard.models import Base
+from benchboard.partitions import include_in_schema
 
 config = context.config
 target_metadata = Base.metadata
@@ -26,6 +27,7 @@ def _run(connection) -> None:  # type: ignore[no-untyped-def]
         target_metadata=target_metadata,
         compare_type=True,
         compare_server_default=False,
+        include_object=include_in_schema,
     )
     with context.begin_transaction():
         context.run_migrations()

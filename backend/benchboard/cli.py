@@ -1,5 +1,5 @@
-"""`benchboard`: serve, run a detection worker, migrate, manage tokens, delete runs, load the demo,
-print the OpenAPI schema.
+"""`benchboard`: serve, run a detection worker, migrate, apply retention, manage tokens,
+delete runs, load the demo, print the OpenAPI schema.
 
 Modules that define Prometheus metrics are imported inside the commands: `serve` must
 choose the metrics directory before the first of them is imported (benchboard.metrics).
@@ -128,6 +128,29 @@ def db_reset(settings: Settings, args: argparse.Namespace) -> None:
     db_upgrade(settings, args)
 
 
+def retention(settings: Settings, args: argparse.Namespace) -> None:
+    """Remove runs older than --older-than (whole months at once); print what went."""
+    from benchboard.retention import apply_retention, parse_age
+
+    try:
+        parse_age(args.older_than)
+    except ValueError as error:
+        raise SystemExit(f"--older-than: {error}") from None
+    with _database(settings) as engine:
+        report = apply_retention(
+            engine,
+            older_than=args.older_than,
+            other_branches_only=args.branch_not_default,
+            dry_run=args.dry_run,
+        )
+    verb = "would remove" if report.dry_run else "removed"
+    print(f"runs started before {report.cutoff.isoformat(timespec='seconds')}:")
+    for name, results in report.partitions_dropped:
+        print(f"  dropped partition {name} ({results:,} results)")
+    print(f"  {verb} {report.runs_removed:,} runs and {report.results_removed:,} results")
+    print(f"  kept {report.runs_kept:,} runs pinned by findings, triaged regressions or notes")
+
+
 def token_create(settings: Settings, args: argparse.Namespace) -> None:
     def work(session: Session) -> None:
         print(tokens.create_token(session, name=args.name, scope=args.scope))
@@ -202,6 +225,19 @@ def _parser() -> argparse.ArgumentParser:
     reset = db.add_parser("reset", help="drop and re-create the database")
     reset.add_argument("--yes", action="store_true")
     reset.set_defaults(run=db_reset)
+    keep = commands.add_parser(
+        "retention",
+        help="remove old runs and their results (whole months at once); runs pinned by a "
+        "finding, a triaged regression or a note stay",
+    )
+    keep.add_argument("--older-than", required=True, metavar="AGE", help="2y, 18m, 6w or 90d")
+    keep.add_argument(
+        "--branch-not-default",
+        action="store_true",
+        help="only runs of branches other than their suite's default",
+    )
+    keep.add_argument("--dry-run", action="store_true", help="report, remove nothing")
+    keep.set_defaults(run=retention)
     token = commands.add_parser("token", help="API tokens").add_subparsers(required=True)
     create = token.add_parser("create", help="create a token and print it (only time shown)")
     create.add_argument("--name", required=True)

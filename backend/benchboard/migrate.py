@@ -1,10 +1,16 @@
 """Run Alembic from code, so `benchboard db upgrade` and the tests share one path."""
 
+import logging
+
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import DBAPIError
 
 from benchboard.config import Settings
+from benchboard.partitions import maintain_partitions
+
+logger = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x62656E6368  # "bench"
 
@@ -26,3 +32,14 @@ def upgrade_database(settings: Settings, engine: Engine) -> None:
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+        keep_partitions(connection)
+
+
+def keep_partitions(connection: Connection) -> None:
+    """Create the coming months' partitions of `result` (partitions.py); a failure (a lock
+    not granted in time) is logged and left to the next round, never fatal."""
+    try:
+        with connection.begin_nested():
+            maintain_partitions(connection)
+    except DBAPIError:
+        logger.warning("partitions of result not maintained this time", exc_info=True)

@@ -233,11 +233,16 @@ class SuiteBranch(Base):
 
 
 class Result(Base):
-    """One figure of one run. `started_at` repeats the run's so history reads one index."""
+    """One figure of one run. `started_at` repeats the run's so history reads one index.
+
+    Partitioned by month of `started_at` (partitions.py keeps the partitions), so unique
+    keys include it: a run's results share its started_at, so (run_id, series_id,
+    started_at) is still one result per series and run.
+    """
 
     __tablename__ = "result"
     __table_args__ = (
-        UniqueConstraint("run_id", "series_id", name="uq_result_run_id_series_id"),
+        UniqueConstraint("run_id", "series_id", "started_at", name="uq_result_run_id_series_id"),
         Index(
             "ix_result_series_started_at",
             "series_id",
@@ -253,12 +258,13 @@ class Result(Base):
             "started_at",
             postgresql_where="samples IS NOT NULL",
         ),
+        {"postgresql_partition_by": "RANGE (started_at)"},
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
     series_id: Mapped[int] = mapped_column(ForeignKey("series.id"))
-    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     value: Mapped[float] = mapped_column(Double)
     unit: Mapped[str] = mapped_column(Text)
     value_base: Mapped[float] = mapped_column(Double)

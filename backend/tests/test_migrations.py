@@ -14,13 +14,16 @@ from benchboard.database_server import recreate_database
 from benchboard.db import make_engine
 from benchboard.migrate import alembic_config
 from benchboard.models import Base
+from benchboard.partitions import include_in_schema
 from benchboard.vocabulary import CHANGE_DIRECTIONS, TOKEN_SCOPES, TRIAGE_STATUSES
 from benchboard_ingest.vocabulary import DIRECTIONS, MODES
 
 
 def test_models_match_the_migrated_schema(engine: Engine) -> None:
     with engine.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "include_object": include_in_schema}
+        )
         differences = compare_metadata(context, Base.metadata)
     assert differences == []
 
@@ -203,3 +206,28 @@ def test_upgrade_counts_the_totals_of_the_stored_runs(
             ("dev", 1, "2025-01-04", "2025-01-04"),
             ("feature", 1, "2025-01-03", "2025-01-03"),
         ]
+
+
+BEFORE_PARTITIONS = "5e2a9c7d1f08"
+
+
+def test_upgrade_moves_stored_results_into_monthly_partitions_and_back(
+    settings: Settings, scratch_engine: Engine
+) -> None:
+    _migrate(settings, scratch_engine, "upgrade", BEFORE_BRANCHES)
+    _insert_pre_branch_data(scratch_engine)
+    _migrate(settings, scratch_engine, "upgrade", "head")
+    partitions = "SELECT tableoid::regclass::text, count(*) FROM result GROUP BY 1 ORDER BY 1"
+    primary_key = (
+        "SELECT pg_get_constraintdef(oid) FROM pg_constraint"
+        " WHERE conrelid = 'result'::regclass AND conname = 'pk_result'"
+    )
+    with scratch_engine.connect() as db:
+        assert [tuple(row) for row in db.execute(text(partitions))] == [("result_p202501", 4)]
+        assert db.scalar(text(primary_key)) == "PRIMARY KEY (id, started_at)"
+        # The sequence goes on where it was.
+        assert db.scalar(text("SELECT nextval('result_id_seq')")) == 5
+    _migrate(settings, scratch_engine, "downgrade", BEFORE_PARTITIONS)
+    with scratch_engine.connect() as db:
+        assert [tuple(row) for row in db.execute(text(partitions))] == [("result", 4)]
+        assert db.scalar(text(primary_key)) == "PRIMARY KEY (id)"

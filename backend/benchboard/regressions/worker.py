@@ -28,6 +28,7 @@ from benchboard import metrics
 from benchboard.config import Settings
 from benchboard.database_server import libpq_url
 from benchboard.db import make_session_factory
+from benchboard.migrate import keep_partitions
 from benchboard.regressions import queue
 from benchboard.regressions.queue import Claimed, ClaimLost
 from benchboard.regressions.runner import CheckReport, check_series
@@ -37,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 RECONNECT_WAIT_S = 2.0
 WAKE_CHECK_S = 0.5  # how often a sleeping worker looks at its stop flag
+PARTITIONS_EVERY_S = 3600.0
 
 
 class Presence:
@@ -84,6 +86,8 @@ class Worker:
         self.presence: Presence | None = None
         self.claimed: list[Claimed] = []
         self.parent_pid: int | None = None
+        # Every process migrates, and so keeps the partitions, when it starts.
+        self.partitions_due = time.monotonic() + PARTITIONS_EVERY_S
 
     def connect(self) -> None:
         self.presence = Presence(self.database_url)
@@ -106,6 +110,7 @@ class Worker:
                 try:
                     if self.presence is None:
                         self.connect()
+                    self._maintain_partitions()
                     if self.run_once() is None:
                         self._sleep()
                 except (OperationalError, psycopg.OperationalError):
@@ -118,6 +123,15 @@ class Worker:
                 deliveries.join(timeout=TIMEOUT_S + 1)
             self._disconnect()
             logger.info("detection worker stopped (pid %d)", os.getpid())
+
+    def _maintain_partitions(self) -> None:
+        """Hourly: the coming months' partitions of `result` (a long-running service
+        needs no restart as time moves on)."""
+        if time.monotonic() < self.partitions_due:
+            return
+        self.partitions_due = time.monotonic() + PARTITIONS_EVERY_S
+        with self.session_factory() as session, session.begin():
+            keep_partitions(session.connection())
 
     def run_once(self) -> CheckReport | None:
         """Claim one batch and check it; None when nothing was due."""

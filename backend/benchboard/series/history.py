@@ -14,7 +14,7 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
 from benchboard.models import Result
-from benchboard.series.service import get_series_with_count
+from benchboard.series.service import get_series_span
 from benchboard_ingest.vocabulary import unit_info
 
 
@@ -27,8 +27,14 @@ def get_series_history_json(
     max_points: int,
 ) -> bytes:
     """A SeriesHistory document as JSON bytes."""
-    identity, total = get_series_with_count(session, series_id)
-    in_range = _in_range(series_id, since, until)
+    span = get_series_span(session, series_id)
+    identity, total = span.identity, span.result_count
+    # Within the series' own first and last run: the planner reads only those months'
+    # partitions of `result` (partitions.py).
+    in_range = [
+        *_in_range(series_id, since, until),
+        *_in_range(series_id, span.first_started_at, span.last_started_at)[1:],
+    ]
     if since is not None or until is not None:
         total = session.scalar(select(func.count()).select_from(Result).where(*in_range)) or 0
     downsampled = total > max_points

@@ -1,5 +1,7 @@
 """Series reads: facets, the series list with latest values, one series' history."""
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -172,9 +174,24 @@ def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:
     )
 
 
-def get_series_with_count(session: Session, series_id: int) -> tuple[SeriesIdentity, int]:
-    """The series' identity and how many results it has (kept by uploads)."""
+@dataclass(frozen=True)
+class SeriesSpan:
+    identity: SeriesIdentity
+    result_count: int
+    first_started_at: datetime | None
+    last_started_at: datetime | None
+
+
+def get_series_span(session: Session, series_id: int) -> SeriesSpan:
+    """The series' identity, how many results it has and when the first and the newest
+    ran (kept by uploads)."""
     row = session.execute(series_with_hardware().where(Series.id == series_id)).one_or_none()
     if row is None:
         raise NotFound(f"no series {series_id}")
-    return series_identity(row.Series, row.hardware_name), row.Series.result_count
+    series: Series = row.Series
+    return SeriesSpan(
+        series_identity(series, row.hardware_name),
+        series.result_count,
+        series.first_started_at,
+        series.last_started_at,
+    )
