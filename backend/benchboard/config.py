@@ -20,6 +20,11 @@ class Settings(BaseSettings):
         default=None,
         validation_alias=AliasChoices("DATABASE_URL", "BENCHBOARD_DATABASE_URL"),
     )
+    # A streaming replica for public reads (replica.py); unset: everything on the primary.
+    database_read_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("DATABASE_READ_URL", "BENCHBOARD_DATABASE_READ_URL"),
+    )
     data_dir: Path = REPO_ROOT / ".data"
     database_name: str = "benchboard"
     host: str = "127.0.0.1"

@@ -71,6 +71,11 @@ def ensure_database(admin_uri: str, name: str) -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
+def read_database_url(settings: Settings) -> str | None:
+    """The replica's SQLAlchemy URL (DATABASE_READ_URL), if one is set."""
+    return _with_psycopg_driver(settings.database_read_url) if settings.database_read_url else None
+
+
 def _with_psycopg_driver(url: str) -> str:
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):

@@ -6,6 +6,8 @@ from fastapi import Request
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from benchboard.replica import reads_replica
+
 
 def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
@@ -17,6 +19,8 @@ def make_session_factory(engine: Engine) -> sessionmaker[Session]:
 
 def get_session(request: Request) -> Iterator[Session]:
     factory: sessionmaker[Session] = request.app.state.session_factory
+    if reads_replica(request.scope) and request.app.state.read_session_factory is not None:
+        factory = request.app.state.read_session_factory
     with factory() as session:
         try:
             yield session

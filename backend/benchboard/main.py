@@ -12,7 +12,7 @@ from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
-from benchboard.database_server import resolve_database_url
+from benchboard.database_server import read_database_url, resolve_database_url
 from benchboard.db import make_engine, make_session_factory
 from benchboard.delivery import SecurityHeaders, serve_dashboard
 from benchboard.errors import install_error_handlers
@@ -21,6 +21,7 @@ from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
 from benchboard.regressions.router import router as regressions_router
 from benchboard.regressions.router import webhooks_router
+from benchboard.replica import ReplicaReads
 from benchboard.runs.router import router as runs_router
 from benchboard.runs.schemas import RunBatchUpload, RunUpload
 from benchboard.series.router import router as series_router
@@ -42,7 +43,13 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
+    read_url = read_database_url(settings)
+    app.state.read_session_factory = (
+        make_session_factory(make_engine(read_url)) if read_url else None
+    )
     install_error_handlers(app)
+    if read_url:
+        app.add_middleware(ReplicaReads)  # inside the metrics: a retry counts once
     app.add_middleware(RequestMetrics)
     # Histories of thousands of points are JSON of hundreds of KB; built files come
     # precompressed (delivery.py) and pass through untouched.
