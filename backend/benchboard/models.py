@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     Text,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
@@ -292,6 +293,10 @@ class Regression(Base):
     before_base: Mapped[float] = mapped_column(Double)
     after_base: Mapped[float] = mapped_column(Double)
     confidence: Mapped[float] = mapped_column(Double)
+    # One run after the change, judged on its replicates: until a second run confirms it.
+    provisional: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # What the detection rests on (regressions.detect.Evidence); null on older rows.
+    evidence: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(Text, server_default="untriaged")
     note: Mapped[str | None] = mapped_column(Text)
     links: Mapped[list[str]] = mapped_column(JSONB, server_default="[]")

@@ -32,3 +32,7 @@ DELIVERY_STATES: tuple[DeliveryState, ...] = get_args(DeliveryState)
 # How a ratio's interval was computed (see stats.intervals): a confidence interval by the
 # delta method on the log scale, or the extreme ratios of reported min/max ranges.
 RatioIntervalMethod = Literal["delta_log", "range"]
+
+# The test a detected change rests on (see regressions.detect): ranks of run levels, the
+# two-level model's t-test on runs with replicates, Student's t on value-only run levels.
+DetectionTest = Literal["rank_sum", "two_level_t", "student_t"]

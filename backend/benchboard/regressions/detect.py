@@ -1,64 +1,63 @@
-"""Change detection for one benchmark series: pure, standard library only.
+"""Change detection for one benchmark series: pure functions.
 
-Method: seeded binary segmentation on ranks
--------------------------------------------
-Each run becomes one level: the median of its ``samples`` (three or more), else
-``stats["median"]``, else ``value`` (so a series should not switch between
-runs with and without replicates when mean and median differ much). A split is
-judged by the Mann-Whitney rank-sum test between the runs before and after it
-(two-sided, tie corrected, exact when one side has at most 12 runs),
-Bonferroni-adjusted for the splits tried, and must move the median level by at
-least ``min_relative_change``. The search (seeded binary segmentation, Kovacs et
-al. 2020) takes the best split of the whole history and of fixed,
-half-overlapping windows of 16, 32, 64 ... runs, adds the strongest one that
-holds, and repeats between the change points found; the short windows are what
-find a step reverted a few runs later. Ranks peak at balanced splits rather
-than at the change, so each split is then placed where two medians fit best
-(least absolute deviations). A last pass re-tests every change against only the
-segments between its neighbours and drops those that no longer hold.
+Levels and noise
+----------------
+Each run becomes one level with its sampling error (``stats.noise.run_level``): the
+median of its ``samples`` (three or more), else ``stats`` (median or mean, with
+``n``/``stddev``), else ``value``. A history without any replicates or stats takes a
+fast path: its values are its levels.
 
-Why: ranks ignore how far an outlier lies, do not care whether noise is skewed,
-and see bimodal timings (each run in one of two modes) as one distribution on
-both sides, so none of these raises a change alone. Under no change the test is
-distribution-free: one ``significance`` is one false-alarm rate for every noise
-shape. Exact small-sample p-values let a large step show after 3-4 runs.
+Long histories: seeded binary segmentation on ranks (``segmentation.py``)
+-----------------------------------------------------------------------
+A split is judged by the Mann-Whitney rank-sum test between the runs before and after it
+(two-sided, tie corrected, exact when one side has at most 12 runs; ``ranks.py``),
+Bonferroni-adjusted for the splits tried, and must move the median level by at least
+``min_relative_change``. The search (seeded binary segmentation, Kovacs et al. 2020)
+takes the best split of the whole history and of fixed, half-overlapping windows of 16,
+32, 64 ... runs, adds the strongest one that holds, and repeats between the change
+points found. Each split is then placed where two medians fit best (least absolute
+deviations), and a last pass re-tests every change between its neighbours.
 
-``confidence`` is ``1 - p``, ``p`` the adjusted p-value of the rank test between
-the two segments adjoining the change: always ``>= 1 - significance``; 0.9999
-is one chance in ten thousand that noise alone would split them this cleanly.
+Why ranks there: they ignore how far an outlier lies, do not care whether noise is
+skewed, and see bimodal timings as one distribution on both sides, so none of these
+raises a change alone; under no change the test is distribution-free, one
+``significance`` is one false-alarm rate for every noise shape.
 
-A slow linear trend has no single change point; it is reported as a staircase,
-a change each time the level has moved significantly by ``min_relative_change``
-or more. A drift smaller than that over the analysed history is not reported.
+Short histories and the newest runs: the two-level t-test (``short.py``)
+-----------------------------------------------------------------------
+Ranks cannot reach significance with few runs (3 before and 2 after: p >= 0.2). Where
+they cannot, the newest segment is judged by the two-level noise model of
+``stats.noise`` (within-run sampling error from the replicates plus run-to-run variance,
+DerSimonian-Laird; Student's t on run levels for value-only runs): 3 runs before and 2
+after suffice for values, 2 and 1 for runs with replicates (then *provisional* until a
+second run confirms it), with a minimum relative change and a noise guard.
+
+Evidence
+--------
+Every change states what it rests on (``Evidence``): runs on each side, whether the
+replicates' sampling error entered the test, the test, its adjusted p-value, the
+``1 - significance`` interval of the relative change (its half-width from the two-level
+model of the two segments) and the noise estimates. ``confidence`` is ``1 - p``.
 
 How the service uses it
 -----------------------
-After every upload, call ``detect_changes`` on the recent history of each
-touched series (oldest first; a 100-run history takes about a millisecond),
-then ``reconcile_changes`` with the changes already stored for that series. A
-fresh change within ``tolerance`` runs of a stored one, same direction, refines
-it: the stored change keeps its run (it is stored once, on the first run after
-the change) and takes the fresh sizes and confidence. An untriaged stored
-change no longer found is retracted; any other fresh change is new. A baseline
-reset (a maintainer marks a change ``expected``) is the caller's: pass only the
-observations from that change onwards.
+After uploads, the worker calls ``detect_changes`` on the recent history of each touched
+series (oldest first) from the last baseline reset on (a change a maintainer marked
+``expected``), then ``reconcile_changes`` with the changes already stored for that
+series. A fresh change within ``tolerance`` runs of a stored one, same direction,
+refines it: the stored change keeps its run and takes the fresh sizes, evidence and
+provisional flag. An untriaged stored change no longer found is retracted (a provisional
+change the next run does not confirm, too); any other fresh change is new.
 """
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from statistics import median
+from dataclasses import dataclass, field, replace
 
-from benchboard.vocabulary import ChangeDirection
-
-# One side of a split at most this long gets an exact p-value; beyond it the
-# normal approximation is accurate enough and much cheaper.
-_EXACT_SIDE_LIMIT = 12
-# Cap on the tail degree of the exact count, which bounds its cost.
-_EXACT_DEGREE_LIMIT = 600
-# How far the least-absolute-deviations fit may move a split found by ranks.
-_LOCATE_RADIUS = 6
+from benchboard.regressions.segmentation import Segmenter, relative
+from benchboard.regressions.short import ShortChange, find_short_change
+from benchboard.stats.noise import LevelDifference, RunLevel, compare_levels, run_level
+from benchboard.vocabulary import ChangeDirection, DetectionTest
 
 
 @dataclass(frozen=True)
@@ -72,6 +71,21 @@ class Observation:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What a detected change rests on, for readers and maintainers."""
+
+    runs_before: int
+    runs_after: int
+    replicates_used: bool  # the runs' sampling error entered the test
+    test: DetectionTest
+    p_value: float  # adjusted for the splits tried
+    interval: tuple[float, float]  # of the relative change
+    interval_level: float
+    run_to_run_cv: float | None  # between-run standard deviation / level before
+    within_run_cv: float | None  # standard error of one run's level / level before
+
+
+@dataclass(frozen=True)
 class DetectedChange:
     """A change in level between ``index - 1`` and ``index``."""
 
@@ -82,6 +96,8 @@ class DetectedChange:
     relative_change: float
     direction: ChangeDirection
     confidence: float
+    evidence: Evidence
+    provisional: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,13 +118,11 @@ class Reconciliation:
     retracted: list[str] = field(default_factory=list)
 
 
-def run_level(observation: Observation) -> float:
-    """The robust level of one run: replicate median, else stats median, else value."""
-    if len(observation.samples) >= 3:
-        return float(median(observation.samples))
-    if observation.stats is not None and "median" in observation.stats:
-        return float(observation.stats["median"])
-    return float(observation.value)
+def run_levels(observations: Sequence[Observation]) -> list[RunLevel]:
+    """Each run's level and sampling error; values as they are when nothing richer exists."""
+    if not any(o.samples or o.stats for o in observations):
+        return [RunLevel(float(o.value)) for o in observations]
+    return [run_level(o.value, o.samples, o.stats) for o in observations]
 
 
 def detect_changes(
@@ -121,238 +135,116 @@ def detect_changes(
 ) -> list[DetectedChange]:
     """Find the level changes in a series, oldest observation first.
 
-    ``min_runs`` runs are needed on each side of a change, so a new change can
-    first be reported ``min_runs`` runs after it happened.
+    ``min_runs`` runs are needed on each side of a change found by ranks; the
+    two-level t-test reports a large step sooner (module docstring).
     """
-    levels = [run_level(observation) for observation in observations]
-    segmenter = _Segmenter(levels, min_relative_change, significance, min_runs)
-    bounds = [0, *segmenter.refine(segmenter.search()), len(levels)]
+    levels = run_levels(observations)
+    values = [level.level for level in levels]
+    segmenter = Segmenter(values, min_relative_change, significance, min_runs)
+    points = segmenter.refine(segmenter.search())
+    short = find_short_change(
+        levels,
+        points[-1] if points else 0,
+        min_relative_change=min_relative_change,
+        significance=significance,
+    )
+    bounds = [0, *points, *([short.split] if short else []), len(levels)]
+    judge = _Judge(levels, higher_is_better, significance)
     changes = []
     for start, split, stop in zip(bounds, bounds[1:], bounds[2:], strict=False):
-        before, after = segmenter.median(start, split), segmenter.median(split, stop)
-        relative = _relative(before, after)
-        worse = relative < 0 if higher_is_better else relative > 0
-        confidence = 1.0 - segmenter.p_value(start, split, stop)
-        changes.append(
-            DetectedChange(
-                index=split,
-                key=observations[split].key,
-                before=before,
-                after=after,
-                relative_change=relative,
-                direction="regression" if worse else "improvement",
-                confidence=max(0.0, confidence),
+        if short is not None and split == short.split:
+            changes.append(judge.short(observations[split].key, start, split, stop, short))
+        else:
+            p_value = segmenter.p_value(start, split, stop)
+            before, after = segmenter.median(start, split), segmenter.median(split, stop)
+            changes.append(
+                judge.ranked(observations[split].key, (start, split, stop), before, after, p_value)
             )
-        )
     return changes
 
 
-def _relative(before: float, after: float) -> float:
-    if before == 0.0:
-        return 0.0 if after == 0.0 else math.copysign(math.inf, after)
-    return (after - before) / abs(before)
-
-
-def _seeded_intervals(size: int, min_runs: int) -> list[tuple[int, int, int]]:
-    """(start, stop, windows of that length): the series plus windows of 16, 32 ... runs.
-
-    Windows overlap by half and are anchored at the first run, so they stay put
-    as runs arrive; short windows find a step that is reverted soon after.
-    """
-    intervals = [(0, size, 1)]
-    length = 16
-    while length < size:
-        starts = range(0, size - 2 * min_runs, length // 2)
-        intervals.extend((start, min(start + length, size), len(starts)) for start in starts)
-        length *= 2
-    return intervals
-
-
-class _Segmenter:
-    """One detection pass over the run levels; caches per (start, stop) slice."""
-
-    def __init__(
-        self, levels: list[float], min_relative_change: float, significance: float, min_runs: int
-    ) -> None:
-        self.levels = levels
-        self.min_relative_change = min_relative_change
-        self.significance = significance
-        self.min_runs = min_runs
-        self._ranks: dict[tuple[int, int], _RankSums] = {}
-        self._medians: dict[tuple[int, int], float] = {}
-
-    def median(self, start: int, stop: int) -> float:
-        if (start, stop) not in self._medians:
-            self._medians[(start, stop)] = float(median(self.levels[start:stop]))
-        return self._medians[(start, stop)]
-
-    def ranks(self, start: int, stop: int) -> "_RankSums":
-        if (start, stop) not in self._ranks:
-            self._ranks[(start, stop)] = _RankSums.of(self.levels[start:stop])
-        return self._ranks[(start, stop)]
-
-    def p_value(self, start: int, split: int, stop: int) -> float:
-        """Two-sided rank-test p-value, Bonferroni-adjusted for the splits tried."""
-        tried = max(1, stop - start - 2 * self.min_runs + 1)
-        return min(1.0, _p_value(self.ranks(start, stop), split - start) * tried)
-
-    def large_enough(self, start: int, split: int, stop: int) -> bool:
-        relative = _relative(self.median(start, split), self.median(split, stop))
-        return abs(relative) >= self.min_relative_change
-
-    def holds(self, start: int, split: int, stop: int) -> bool:
-        """Whether the split is both significant and large enough to matter."""
-        if min(split - start, stop - split) < self.min_runs:
-            return False
-        if not self.large_enough(start, split, stop):
-            return False
-        return self.p_value(start, split, stop) <= self.significance
-
-    def search(self) -> list[int]:
-        """Seeded binary segmentation: keep adding the strongest split that holds."""
-        found: list[int] = []
-        seeds = _seeded_intervals(len(self.levels), self.min_runs)
-        cache: dict[tuple[int, int], tuple[float, int] | None] = {}
-        while True:
-            bounds = [0, *sorted(found), len(self.levels)]
-            segments = [(a, b, 1) for a, b in itertools.pairwise(bounds)]
-            usable = [seed for seed in seeds if not any(seed[0] < p < seed[1] for p in found)]
-            best: tuple[float, int] | None = None
-            for start, stop, windows in segments + usable:
-                if (start, stop) not in cache:
-                    cache[(start, stop)] = self._interval_split(start, stop, windows)
-                candidate = cache[(start, stop)]
-                if candidate is not None and candidate[1] not in found:
-                    best = candidate if best is None else min(best, candidate)
-            if best is None:
-                return sorted(found)
-            found.append(best[1])
-
-    def _interval_split(self, start: int, stop: int, windows: int) -> tuple[float, int] | None:
-        """(adjusted p-value, split) of the interval's best split, if it holds."""
-        guess = self._best_split(start, stop)
-        if guess is None or self.p_value(start, guess, stop) > self.significance:
-            return None
-        split = self._locate(start, stop, guess)
-        p_value = self.p_value(start, split, stop)
-        if p_value > self.significance or not self.large_enough(start, split, stop):
-            return None
-        return p_value, split
-
-    def _best_split(self, start: int, stop: int) -> int | None:
-        """The split with the smallest rank-test p-value, or None if too short."""
-        size = stop - start
-        if size < 2 * self.min_runs:
-            return None
-        sums = self.ranks(start, stop)
-        z_by_split = {s: abs(sums.z(s)) for s in range(self.min_runs, size - self.min_runs + 1)}
-        best = max(z_by_split, key=z_by_split.__getitem__)
-        # z underrates splits with a short side; let those compete on exact p-values.
-        short = [s for s, z in z_by_split.items() if min(s, size - s) <= 8 and z >= 2.5]
-        if not short:
-            return start + best
-        return start + min([best, *short], key=lambda s: (_p_value(sums, s), -z_by_split[s]))
-
-    def _locate(self, start: int, stop: int, guess: int) -> int:
-        """Move a split to where two medians fit best (least absolute deviations).
-
-        Rank statistics peak at balanced splits rather than at the change, so
-        they tell that there is a change better than where it is.
-        """
-        low = max(start + self.min_runs, guess - _LOCATE_RADIUS)
-        high = min(stop - self.min_runs, guess + _LOCATE_RADIUS)
-        return min(
-            range(low, high + 1), key=lambda s: (self._fit(start, s) + self._fit(s, stop), s)
-        )
-
-    def _fit(self, start: int, stop: int) -> float:
-        centre = self.median(start, stop)
-        return sum(abs(value - centre) for value in self.levels[start:stop])
-
-    def refine(self, points: list[int]) -> list[int]:
-        """Re-place each change between its neighbours; drop the weakest that fails there."""
-        points = sorted(points)
-        while points:
-            bounds = [0, *points, len(self.levels)]
-            for i in range(1, len(bounds) - 1):
-                bounds[i] = self._locate(bounds[i - 1], bounds[i + 1], bounds[i])
-            points = sorted(set(bounds[1:-1]))
-            bounds = [0, *points, len(self.levels)]
-            failing = [
-                (self.p_value(a, b, c), i)
-                for i, (a, b, c) in enumerate(zip(bounds, bounds[1:], bounds[2:], strict=False))
-                if not self.holds(a, b, c)
-            ]
-            if not failing:
-                return points
-            del points[max(failing)[1]]
-        return points
-
-
-# --- The Mann-Whitney statistic ---------------------------------------------
-
-
 @dataclass(frozen=True)
-class _RankSums:
-    """Mid-ranks of one segment, as prefix sums, plus the tie correction."""
+class _Judge:
+    """Turns a split into a DetectedChange with its evidence."""
 
-    prefix: list[float]
-    tie_term: float
+    levels: list[RunLevel]
+    higher_is_better: bool
+    significance: float
 
-    @classmethod
-    def of(cls, values: Sequence[float]) -> "_RankSums":
-        ranks = [0.0] * len(values)
-        tie_term, seen = 0.0, 0
-        order = sorted(range(len(values)), key=values.__getitem__)
-        for _, group in itertools.groupby(order, key=values.__getitem__):
-            members = list(group)
-            for index in members:
-                ranks[index] = seen + (len(members) + 1) / 2
-            seen += len(members)
-            tie_term += len(members) ** 3 - len(members)
-        return cls(list(itertools.accumulate(ranks, initial=0.0)), tie_term)
+    def ranked(
+        self,
+        key: str,
+        bounds: tuple[int, int, int],
+        before: float,
+        after: float,
+        p_value: float,
+    ) -> DetectedChange:
+        start, split, stop = bounds
+        difference = compare_levels(self.levels[start:split], self.levels[split:stop])
+        return self._change(key, bounds, before, after, p_value, "rank_sum", difference)
 
-    def u_after(self, split: int) -> float:
-        """Pairs (before, after) with after ranked higher; ties count one half."""
-        size = len(self.prefix) - 1
-        n_after = size - split
-        return self.prefix[size] - self.prefix[split] - n_after * (n_after + 1) / 2
+    def short(
+        self, key: str, start: int, split: int, stop: int, found: ShortChange
+    ) -> DetectedChange:
+        difference = found.difference
+        test: DetectionTest = "two_level_t" if difference.replicates_used else "student_t"
+        change = self._change(
+            key,
+            (start, split, stop),
+            difference.before,
+            difference.after,
+            found.p_value,
+            test,
+            difference,
+        )
+        return replace(change, provisional=found.provisional)
 
-    def z(self, split: int) -> float:
-        size = len(self.prefix) - 1
-        n_before, n_after = split, size - split
-        variance = n_before * n_after / 12 * ((size + 1) - self.tie_term / (size * (size - 1)))
-        if variance <= 0.0:
-            return 0.0
-        return (self.u_after(split) - n_before * n_after / 2) / math.sqrt(variance)
-
-
-def _p_value(sums: _RankSums, split: int) -> float:
-    size = len(sums.prefix) - 1
-    n_before, n_after = split, size - split
-    u_after = sums.u_after(split)
-    tail_u = min(u_after, n_before * n_after - u_after)
-    small, large = min(n_before, n_after), max(n_before, n_after)
-    if small <= _EXACT_SIDE_LIMIT and tail_u <= _EXACT_DEGREE_LIMIT:
-        return min(1.0, 2.0 * _exact_lower_tail(small, large, math.ceil(tail_u)))
-    z = abs(sums.z(split))
-    return min(1.0, math.erfc(z / math.sqrt(2.0)))
-
-
-def _exact_lower_tail(small: int, large: int, u: int) -> float:
-    """P(U <= u) for the Mann-Whitney U of samples of these sizes, no ties.
-
-    The counts are the coefficients of the Gaussian binomial coefficient
-    [small + large choose small]_q, truncated at degree u.
-    """
-    counts = [1] + [0] * u
-    for i in range(1, small + 1):
-        step_up = large + i
-        for degree in range(u, step_up - 1, -1):
-            counts[degree] -= counts[degree - step_up]
-        for degree in range(i, u + 1):
-            counts[degree] += counts[degree - i]
-    return sum(counts) / math.comb(small + large, small)
+    def _change(
+        self,
+        key: str,
+        bounds: tuple[int, int, int],
+        before: float,
+        after: float,
+        p_value: float,
+        test: DetectionTest,
+        difference: LevelDifference | None,
+    ) -> DetectedChange:
+        start, split, stop = bounds
+        change = relative(before, after)
+        worse = change < 0 if self.higher_is_better else change > 0
+        level = 1 - self.significance
+        interval = (change, change)
+        between = within = None
+        if difference is not None and before:
+            low, high = difference.interval(level)
+            half = (high - low) / 2 / abs(before)
+            interval = (change - half, change + half)
+            between = math.sqrt(difference.between_variance) / abs(before)
+            if difference.within_variance is not None:
+                within = math.sqrt(difference.within_variance) / abs(before)
+        evidence = Evidence(
+            runs_before=split - start,
+            runs_after=stop - split,
+            replicates_used=difference is not None
+            and difference.replicates_used
+            and test != "rank_sum",
+            test=test,
+            p_value=p_value,
+            interval=interval,
+            interval_level=level,
+            run_to_run_cv=between,
+            within_run_cv=within,
+        )
+        return DetectedChange(
+            index=split,
+            key=key,
+            before=before,
+            after=after,
+            relative_change=change,
+            direction="regression" if worse else "improvement",
+            confidence=max(0.0, 1.0 - p_value),
+            evidence=evidence,
+        )
 
 
 # --- Reconciling with what is stored ---------------------------------------

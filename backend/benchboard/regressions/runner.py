@@ -4,10 +4,12 @@ Called by the detection worker (worker.py) inside the transaction that also remo
 batch from the queue. A batch costs a fixed number of statements whatever its size: one
 history read, one read of stored changes, and a few writes when something changed. New
 changes are stored once; refined or retracted ones are updated in place (see
-detect.reconcile_changes). The time of each phase is returned, so database time and
-detector time can be tuned apart.
+detect.reconcile_changes), each with the evidence it rests on. A provisional change (one
+run after it) is announced to webhooks only once a later run confirms it. The time of
+each phase is returned, so database time and detector time can be tuned apart.
 """
 
+import math
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -24,6 +26,7 @@ from sqlalchemy.orm import Session
 from benchboard.models import Regression, RegressionEvent, Run
 from benchboard.regressions.detect import (
     DetectedChange,
+    Evidence,
     Observation,
     Reconciliation,
     StoredChange,
@@ -125,7 +128,8 @@ class CheckReport:
     """What one batch did and where its time went."""
 
     series: int = 0
-    new_regressions: list[int] = field(default_factory=list)
+    new_regressions: list[int] = field(default_factory=list)  # incl. provisional ones
+    announced: list[int] = field(default_factory=list)  # new and confirmed, not provisional
     read_s: float = 0.0  # database: histories and stored changes
     build_s: float = 0.0  # rows to Observations
     detect_s: float = 0.0  # detect_changes + reconcile_changes
@@ -139,7 +143,7 @@ class _Stored:
     direction: str
     status: str
     retracted: bool
-    sizes: tuple[float, float, float, float]
+    columns: dict[str, Any]  # what a detection sets (_columns)
 
 
 @dataclass
@@ -147,6 +151,7 @@ class _Changes:
     refined: list[dict[str, Any]] = field(default_factory=list)
     restored: list[int] = field(default_factory=list)  # retracted before, found again
     retracted: list[int] = field(default_factory=list)
+    confirmed: list[int] = field(default_factory=list)  # provisional before, not any more
     new: list[tuple[int, DetectedChange]] = field(default_factory=list)
 
 
@@ -163,15 +168,16 @@ def check_series(
     for history in histories:
         _check(history, stored[history.series_id], changes, report)
     started = time.perf_counter()
-    report.new_regressions = _write(session, changes)
-    if notify_webhook and report.new_regressions:
-        queue_deliveries(session, report.new_regressions)
+    report.new_regressions, report.announced = _write(session, changes)
+    if notify_webhook and report.announced:
+        queue_deliveries(session, report.announced)
     report.write_s = time.perf_counter() - started
     report.series = len(histories)
     return report
 
 
 def _stored(session: Session, series_ids: Sequence[int]) -> dict[int, list[_Stored]]:
+    detected = [getattr(Regression, column) for column in _DETECTED]
     rows = session.execute(
         select(
             Regression.id,
@@ -180,15 +186,11 @@ def _stored(session: Session, series_ids: Sequence[int]) -> dict[int, list[_Stor
             Regression.direction,
             Regression.status,
             Regression.retracted_at,
-            Regression.relative_change,
-            Regression.before_base,
-            Regression.after_base,
-            Regression.confidence,
+            *detected,
         ).where(Regression.series_id.in_(series_ids))
     )
     stored: dict[int, list[_Stored]] = defaultdict(list)
     for row in rows:
-        sizes = (row.relative_change, row.before_base, row.after_base, row.confidence)
         stored[row.series_id].append(
             _Stored(
                 row.id,
@@ -196,7 +198,7 @@ def _stored(session: Session, series_ids: Sequence[int]) -> dict[int, list[_Stor
                 row.direction,
                 row.status,
                 row.retracted_at is not None,
-                sizes,
+                {column: getattr(row, column) for column in _DETECTED},
             )
         )
     return stored
@@ -229,26 +231,65 @@ def _collect(
     by_key = {s.key: s for s in stored}
     for key, change in reconciliation.refined.items():
         # The stored change keeps its run and takes the fresh sizes (detect.py).
-        sizes = (change.relative_change, change.before, change.after, change.confidence)
-        if sizes != by_key[key].sizes or by_key[key].retracted:
-            changes.refined.append(
-                {
-                    "id": by_key[key].id,
-                    "relative_change": change.relative_change,
-                    "before_base": change.before,
-                    "after_base": change.after,
-                    "confidence": change.confidence,
-                    "retracted_at": None,
-                }
-            )
-        if by_key[key].retracted:
-            changes.restored.append(by_key[key].id)
+        was = by_key[key]
+        fresh = _columns(change)
+        if fresh != was.columns:
+            changes.refined.append({"id": was.id, **fresh, "retracted_at": None})
+        elif was.retracted:
+            changes.refined.append({"id": was.id, "retracted_at": None})
+        if was.retracted:
+            changes.restored.append(was.id)
+        if was.columns["provisional"] and not change.provisional and was.status == "untriaged":
+            changes.confirmed.append(was.id)
     changes.retracted += [by_key[key].id for key in reconciliation.retracted]
     changes.new += [(series_id, change) for change in reconciliation.new]
 
 
-def _write(session: Session, changes: _Changes) -> list[int]:
-    """Store the batch's changes; returns the ids of new regressions."""
+_DETECTED = (
+    "relative_change",
+    "before_base",
+    "after_base",
+    "confidence",
+    "provisional",
+    "evidence",
+)
+
+
+def _columns(change: DetectedChange) -> dict[str, Any]:
+    """The columns a detection sets on its regression row."""
+    return {
+        "relative_change": change.relative_change,
+        "before_base": change.before,
+        "after_base": change.after,
+        "confidence": change.confidence,
+        "provisional": change.provisional,
+        "evidence": evidence_json(change.evidence),
+    }
+
+
+def evidence_json(evidence: Evidence) -> dict[str, Any]:
+    """The evidence as stored (JSON: non-finite numbers become null)."""
+
+    def number(value: float | None) -> float | None:
+        return value if value is not None and math.isfinite(value) else None
+
+    return {
+        "runs_before": evidence.runs_before,
+        "runs_after": evidence.runs_after,
+        "replicates_used": evidence.replicates_used,
+        "test": evidence.test,
+        "p_value": number(evidence.p_value),
+        "interval_low": number(evidence.interval[0]),
+        "interval_high": number(evidence.interval[1]),
+        "interval_level": evidence.interval_level,
+        "run_to_run_cv": number(evidence.run_to_run_cv),
+        "within_run_cv": number(evidence.within_run_cv),
+    }
+
+
+def _write(session: Session, changes: _Changes) -> tuple[list[int], list[int]]:
+    """Store the batch's changes; returns the ids of new regressions and of those to
+    announce (new or confirmed, not provisional)."""
     events = [_event(rid, {"retracted": [True, False]}) for rid in changes.restored]
     if changes.refined:
         session.execute(update(Regression), changes.refined)
@@ -260,16 +301,18 @@ def _write(session: Session, changes: _Changes) -> list[int]:
             .returning(Regression.id)
         )
         events += [_event(rid, {"retracted": [False, True]}) for rid in retracted]
+    events += [_event(rid, {"provisional": [True, False]}) for rid in changes.confirmed]
     new_ids = _insert_new(session, changes.new) if changes.new else []
-    events += [_event(rid, {"detected": detail}) for rid, detail in new_ids]
+    events += [_event(rid, {"detected": detail}) for rid, detail, _ in new_ids]
     if events:
         session.execute(pg_insert(RegressionEvent), events)
-    return [rid for rid, _ in new_ids]
+    firm = [rid for rid, _, provisional in new_ids if not provisional]
+    return [rid for rid, _, _ in new_ids], firm + changes.confirmed
 
 
 def _insert_new(
     session: Session, new: list[tuple[int, DetectedChange]]
-) -> list[tuple[int, dict[str, float]]]:
+) -> list[tuple[int, dict[str, Any], bool]]:
     started = _started_at(session, [change.key for _, change in new])
     rows: list[dict[str, Any]] = [
         {
@@ -277,10 +320,7 @@ def _insert_new(
             "run_id": change.key,
             "started_at": started[change.key],
             "direction": change.direction,
-            "relative_change": change.relative_change,
-            "before_base": change.before,
-            "after_base": change.after,
-            "confidence": change.confidence,
+            **_columns(change),
             "retracted_at": None,
             "links": [],
         }
@@ -292,19 +332,21 @@ def _insert_new(
     statement = insert.on_conflict_do_update(
         constraint="uq_regression_series_id_run_id",
         set_={
-            column: insert.excluded[column]
-            for column in (
-                "direction",
-                "relative_change",
-                "before_base",
-                "after_base",
-                "confidence",
-                "retracted_at",
-            )
+            column: insert.excluded[column] for column in ("direction", *_DETECTED, "retracted_at")
         },
-    ).returning(Regression.id, Regression.relative_change, Regression.confidence)
+    ).returning(
+        Regression.id, Regression.relative_change, Regression.confidence, Regression.provisional
+    )
     return [
-        (row.id, {"relative_change": row.relative_change, "confidence": row.confidence})
+        (
+            row.id,
+            {
+                "relative_change": row.relative_change,
+                "confidence": row.confidence,
+                "provisional": row.provisional,
+            },
+            row.provisional,
+        )
         for row in session.execute(statement)
     ]
 

@@ -8,7 +8,30 @@ from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
 from benchboard.bounds import NO_NUL
 from benchboard.series.schemas import SeriesIdentity
-from benchboard.vocabulary import ChangeDirection, DeliveryState, TriageStatus
+from benchboard.vocabulary import ChangeDirection, DeliveryState, DetectionTest, TriageStatus
+
+
+class DetectionEvidence(BaseModel):
+    """What a detected change rests on (regressions.detect.Evidence)."""
+
+    runs_before: int = Field(description="Runs analysed before the change")
+    runs_after: int = Field(description="Runs analysed after the change")
+    replicates_used: bool = Field(
+        description="Whether the runs' replicates (their sampling error) entered the test"
+    )
+    test: DetectionTest
+    p_value: float | None = Field(description="Adjusted for the splits tried")
+    interval_low: float | None = Field(
+        description="Interval of the relative change, at interval_level: low end"
+    )
+    interval_high: float | None
+    interval_level: float
+    run_to_run_cv: float | None = Field(
+        description="Between-run standard deviation relative to the level before"
+    )
+    within_run_cv: float | None = Field(
+        description="Standard error of one run's level from its replicates, relative"
+    )
 
 
 class RegressionOut(BaseModel):
@@ -21,6 +44,11 @@ class RegressionOut(BaseModel):
     before_base: float
     after_base: float
     confidence: float
+    provisional: bool = Field(
+        description="Found on one run after the change (its replicates): until a second run"
+        " confirms it"
+    )
+    evidence: DetectionEvidence | None = Field(description="Null on changes stored before 2026-11")
     status: TriageStatus
     note: str | None
     links: list[str]

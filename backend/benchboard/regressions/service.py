@@ -11,6 +11,7 @@ from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import DetectionQueue, Hardware, Regression, RegressionEvent, Series
 from benchboard.pagination import Keyset, keyset_page
 from benchboard.regressions.schemas import (
+    DetectionEvidence,
     RegressionEventOut,
     RegressionHistory,
     RegressionOut,
@@ -44,6 +45,10 @@ def _out(row: Any) -> RegressionOut:
         before_base=regression.before_base,
         after_base=regression.after_base,
         confidence=regression.confidence,
+        provisional=regression.provisional,
+        evidence=DetectionEvidence.model_validate(regression.evidence)
+        if regression.evidence is not None
+        else None,
         status=regression.status,
         note=regression.note,
         links=regression.links,

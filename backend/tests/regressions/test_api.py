@@ -4,7 +4,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
+from benchboard.models import Series, WebhookDelivery
+from benchboard.regressions.runner import check_series
 from tests.regressions.history_builder import NOISY_LEVEL, STEPPED, upload_history
 
 
@@ -139,3 +143,44 @@ def test_expected_resets_the_baseline(
     _patch(client, regression_id, {"status": "expected"}, maintain_token)
     upload_history(client, auth, [v * 1.3 for v in NOISY_LEVEL], first_day=20)
     assert [r["id"] for r in regressions(client)] == [regression_id]
+
+
+def test_a_short_history_step_is_stored_with_its_evidence(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    run_ids = upload_history(client, auth, [100.0, 101.0, 100.0, 130.0, 131.0])
+    (found,) = regressions(client)
+    assert found["run_id"] == run_ids[3]
+    assert found["provisional"] is False
+    evidence = found["evidence"]
+    assert (evidence["runs_before"], evidence["runs_after"]) == (3, 2)
+    assert (evidence["test"], evidence["replicates_used"]) == ("student_t", False)
+    assert evidence["p_value"] < 0.01
+    assert evidence["interval_low"] < found["relative_change"] < evidence["interval_high"]
+
+
+def _samples(level: float, seed: int) -> list[float]:
+    return [level * (1 + 0.01 * ((seed * 7 + i * 13) % 11 - 5) / 5) for i in range(20)]
+
+
+def test_a_provisional_change_is_announced_once_a_second_run_confirms_it(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    levels = [100.0, 100.0, 130.0]
+    for day, level in enumerate(levels):
+        upload_history(
+            client, auth, [level], first_day=day, check=False, samples=_samples(level, day)
+        )
+    series_id = session.scalars(select(Series.id)).one()
+    check_series(session, [series_id], notify_webhook=True)
+    (found,) = regressions(client)
+    assert found["provisional"] is True
+    assert found["evidence"]["test"] == "two_level_t"
+    assert found["evidence"]["replicates_used"] is True
+    assert session.scalars(select(WebhookDelivery)).all() == []
+    upload_history(client, auth, [130.0], first_day=3, check=False, samples=_samples(130.0, 3))
+    check_series(session, [series_id], notify_webhook=True)
+    (confirmed,) = regressions(client)
+    assert (confirmed["id"], confirmed["provisional"]) == (found["id"], False)
+    (delivery,) = session.scalars(select(WebhookDelivery)).all()
+    assert delivery.regression_id == found["id"]

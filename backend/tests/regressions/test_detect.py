@@ -8,12 +8,13 @@ import pytest
 
 from benchboard.regressions.detect import (
     DetectedChange,
+    Evidence,
     Observation,
     StoredChange,
-    _exact_lower_tail,
     detect_changes,
     reconcile_changes,
 )
+from benchboard.regressions.ranks import exact_lower_tail
 
 
 def noisy(levels: list[float], cv: float, seed: int) -> list[Observation]:
@@ -161,7 +162,20 @@ def test_exact_tail_matches_enumeration(small: int, large: int) -> None:
             for chosen in arrangements
             if sum(sum(1 for x in range(total) if x not in chosen and x > c) for c in chosen) <= u
         )
-        assert _exact_lower_tail(small, large, u) == pytest.approx(count / math.comb(total, small))
+        assert exact_lower_tail(small, large, u) == pytest.approx(count / math.comb(total, small))
+
+
+EVIDENCE = Evidence(
+    runs_before=30,
+    runs_after=10,
+    replicates_used=False,
+    test="rank_sum",
+    p_value=0.001,
+    interval=(0.08, 0.12),
+    interval_level=0.99,
+    run_to_run_cv=0.01,
+    within_run_cv=None,
+)
 
 
 def change(index: int, direction: str = "regression") -> DetectedChange:
@@ -173,6 +187,7 @@ def change(index: int, direction: str = "regression") -> DetectedChange:
         relative_change=0.1,
         direction="regression" if direction == "regression" else "improvement",
         confidence=0.999,
+        evidence=EVIDENCE,
     )
 
 

@@ -693,6 +693,56 @@ export interface components {
             run_count: number;
         };
         /**
+         * DetectionEvidence
+         * @description What a detected change rests on (regressions.detect.Evidence).
+         */
+        DetectionEvidence: {
+            /** Interval High */
+            interval_high: number | null;
+            /** Interval Level */
+            interval_level: number;
+            /**
+             * Interval Low
+             * @description Interval of the relative change, at interval_level: low end
+             */
+            interval_low: number | null;
+            /**
+             * P Value
+             * @description Adjusted for the splits tried
+             */
+            p_value: number | null;
+            /**
+             * Replicates Used
+             * @description Whether the runs' replicates (their sampling error) entered the test
+             */
+            replicates_used: boolean;
+            /**
+             * Run To Run Cv
+             * @description Between-run standard deviation relative to the level before
+             */
+            run_to_run_cv: number | null;
+            /**
+             * Runs After
+             * @description Runs analysed after the change
+             */
+            runs_after: number;
+            /**
+             * Runs Before
+             * @description Runs analysed before the change
+             */
+            runs_before: number;
+            /**
+             * Test
+             * @enum {string}
+             */
+            test: "rank_sum" | "two_level_t" | "student_t";
+            /**
+             * Within Run Cv
+             * @description Standard error of one run's level from its replicates, relative
+             */
+            within_run_cv: number | null;
+        };
+        /**
          * DetectionQueueOut
          * @description The change-detection queue: how far behind the workers are.
          */
@@ -1160,12 +1210,19 @@ export interface components {
              * @enum {string}
              */
             direction: "regression" | "improvement";
+            /** @description Null on changes stored before 2026-11 */
+            evidence: components["schemas"]["DetectionEvidence"] | null;
             /** Id */
             id: number;
             /** Links */
             links: string[];
             /** Note */
             note: string | null;
+            /**
+             * Provisional
+             * @description Found on one run after the change (its replicates): until a second run confirms it
+             */
+            provisional: boolean;
             /** Relative Change */
             relative_change: number;
             /**
