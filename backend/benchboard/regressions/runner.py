@@ -71,6 +71,14 @@ def observations(history: History) -> list[Observation]:
     return out
 
 
+def since_baseline(history: History, expected: Sequence[str]) -> list[Observation]:
+    """The observations detection analyses: from the newest change a maintainer marked
+    `expected` on (a baseline reset), else the whole window."""
+    position = {key: index for index, key in enumerate(history.keys)}
+    start = max((position.get(key, 0) for key in expected), default=0)
+    return observations(history)[start:]
+
+
 # Index-only scans of ix_result_series_started_at, newest first; replicates come from
 # the partial index of results that have them, over the same span of time. Only series
 # on their suite's default branch: only it has regressions, so a feature branch's step
@@ -206,10 +214,7 @@ def _stored(session: Session, series_ids: Sequence[int]) -> dict[int, list[_Stor
 
 def _check(history: History, stored: list[_Stored], changes: _Changes, report: CheckReport) -> None:
     started = time.perf_counter()
-    # A maintainer's `expected` resets the baseline: only data from that change on counts.
-    position = {key: index for index, key in enumerate(history.keys)}
-    start = max((position.get(s.key, 0) for s in stored if s.status == "expected"), default=0)
-    observed = observations(history)[start:]
+    observed = since_baseline(history, [s.key for s in stored if s.status == "expected"])
     built = time.perf_counter()
     detected = detect_changes(observed, higher_is_better=history.higher_is_better)
     reconciliation = reconcile_changes(

@@ -7,8 +7,15 @@ from typing import Annotated, Any
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
 from benchboard.bounds import NO_NUL
+from benchboard.regressions.short import SHORT_HISTORY_RUNS
 from benchboard.series.schemas import SeriesIdentity
-from benchboard.vocabulary import ChangeDirection, DeliveryState, DetectionTest, TriageStatus
+from benchboard.vocabulary import (
+    ChangeDirection,
+    DeliveryState,
+    DetectionReadiness,
+    DetectionTest,
+    TriageStatus,
+)
 
 
 class DetectionEvidence(BaseModel):
@@ -62,6 +69,21 @@ class RegressionPage(BaseModel):
         description="Series matching the filters that still wait for change detection:"
         " this list may still grow or change."
     )
+    history_support: "HistorySupport | None" = Field(
+        description="On an empty first page: whether the matching series have enough runs"
+        " for detection at all"
+    )
+
+
+class HistorySupport(BaseModel):
+    """Why a list of changes may be empty: series too short for detection to judge."""
+
+    series: int = Field(description="Series matching the filters (default branch)")
+    short_series: int = Field(
+        description=f"Of those, series with fewer than {SHORT_HISTORY_RUNS} runs: too few for a"
+        " change to show (3 runs before it and 2 after; with replicates 2 and 1)"
+    )
+    text: str
 
 
 class RegressionTriage(BaseModel):
@@ -112,3 +134,24 @@ class DetectionQueueOut(BaseModel):
     oldest_queued_at: datetime | None
     oldest_age_s: float | None = Field(description="Age of the oldest pending check, seconds")
     failing_series: int = Field(description="Queued series whose last check failed (retrying)")
+
+
+class SeriesDetection(BaseModel):
+    """What change detection can see in a series now (regressions.state)."""
+
+    series_id: int
+    readiness: DetectionReadiness
+    runs_analysed: int = Field(description="Runs detection analyses (since a baseline reset)")
+    runs_at_level: int = Field(description="Of those, the runs since the last change found")
+    replicates: bool = Field(description="Whether those runs carry replicates")
+    within_run_cv: float | None = Field(
+        description="Standard error of one run's level from its replicates, relative"
+    )
+    run_to_run_cv: float | None = Field(description="Between-run standard deviation, relative")
+    smallest_detectable_change: float | None = Field(
+        description="About the smallest relative step reported runs_after_change runs after it"
+    )
+    runs_needed: int = Field(description="More runs needed before a change can be judged")
+    runs_after_change: int = Field(description="Runs after a step before it is reported")
+    baseline_reset: bool = Field(description="Analysis starts at a change marked expected")
+    text: str = Field(description="The state in words")

@@ -184,3 +184,58 @@ def test_a_provisional_change_is_announced_once_a_second_run_confirms_it(
     assert (confirmed["id"], confirmed["provisional"]) == (found["id"], False)
     (delivery,) = session.scalars(select(WebhookDelivery)).all()
     assert delivery.regression_id == found["id"]
+
+
+def _detection(client: TestClient, series_id: int) -> dict[str, Any]:
+    response = client.get(f"/api/v1/series/{series_id}/detection")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_the_detection_state_says_how_many_more_runs_it_needs(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    upload_history(client, auth, [100.0, 101.0])
+    series_id = session.scalars(select(Series.id)).one()
+    state = _detection(client, series_id)
+    assert state["readiness"] == "not_enough_history"
+    assert (state["runs_analysed"], state["runs_needed"]) == (2, 1)
+    assert "1 more run" in state["text"]
+    upload_history(client, auth, [100.0], first_day=2)
+    ready = _detection(client, series_id)
+    assert ready["readiness"] == "ready"
+    assert ready["run_to_run_cv"] > 0
+    assert 0.02 <= ready["smallest_detectable_change"] < 0.3
+    assert client.get("/api/v1/series/999999/detection").status_code == 404
+
+
+def test_a_baseline_reset_restarts_the_analysed_history(
+    client: TestClient, auth: dict[str, str], maintain_token: str
+) -> None:
+    run_ids = upload_history(client, auth, STEPPED)
+    (found,) = regressions(client)
+    response = client.patch(
+        f"/api/v1/regressions/{found['id']}",
+        json={"status": "expected"},
+        headers={"Authorization": f"Bearer {maintain_token}"},
+    )
+    assert response.status_code == 200, response.text
+    state = _detection(client, found["series"]["id"])
+    assert state["baseline_reset"] is True
+    assert state["runs_analysed"] == len(run_ids) - 10
+
+
+def test_an_empty_list_says_when_series_are_too_short_to_judge(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    upload_history(client, auth, NOISY_LEVEL, benchmark="long-enough")
+    upload_history(client, auth, [100.0, 101.0, 130.0])
+    page = client.get("/api/v1/regressions", params={"benchmark": "file-write-tiny"}).json()
+    assert page["items"] == []
+    support = page["history_support"]
+    assert (support["series"], support["short_series"]) == (1, 1)
+    assert "fewer than 5 runs" in support["text"]
+    upload_history(client, auth, [101.0, 100.0], first_day=3)
+    support = client.get("/api/v1/regressions").json()["history_support"]
+    assert (support["series"], support["short_series"]) == (2, 0)

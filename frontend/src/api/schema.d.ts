@@ -362,6 +362,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{series_id}/detection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Series Detection
+         * @description What change detection can see in the series now: runs analysed, noise within and
+         *     between runs, the smallest change it would report, or how many more runs it needs.
+         */
+        get: operations["get_series_detection_api_v1_series__series_id__detection_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/series/{series_id}/history": {
         parameters: {
             query?: never;
@@ -1042,6 +1063,24 @@ export interface components {
             /** Value Base */
             value_base: number;
         };
+        /**
+         * HistorySupport
+         * @description Why a list of changes may be empty: series too short for detection to judge.
+         */
+        HistorySupport: {
+            /**
+             * Series
+             * @description Series matching the filters (default branch)
+             */
+            series: number;
+            /**
+             * Short Series
+             * @description Of those, series with fewer than 5 runs: too few for a change to show (3 runs before it and 2 after; with replicates 2 and 1)
+             */
+            short_series: number;
+            /** Text */
+            text: string;
+        };
         /** MatchedResult */
         MatchedResult: {
             /** Base Unit */
@@ -1254,6 +1293,8 @@ export interface components {
              * @description Series matching the filters that still wait for change detection: this list may still grow or change.
              */
             detection_pending_series: number;
+            /** @description On an empty first page: whether the matching series have enough runs for detection at all */
+            history_support: components["schemas"]["HistorySupport"] | null;
             /** Items */
             items: components["schemas"]["RegressionOut"][];
             /** Next Cursor */
@@ -1608,6 +1649,69 @@ export interface components {
             tags?: {
                 [key: string]: string;
             };
+        };
+        /**
+         * SeriesDetection
+         * @description What change detection can see in a series now (regressions.state).
+         */
+        SeriesDetection: {
+            /**
+             * Baseline Reset
+             * @description Analysis starts at a change marked expected
+             */
+            baseline_reset: boolean;
+            /**
+             * Readiness
+             * @enum {string}
+             */
+            readiness: "ready" | "not_enough_history" | "not_checked";
+            /**
+             * Replicates
+             * @description Whether those runs carry replicates
+             */
+            replicates: boolean;
+            /**
+             * Run To Run Cv
+             * @description Between-run standard deviation, relative
+             */
+            run_to_run_cv: number | null;
+            /**
+             * Runs After Change
+             * @description Runs after a step before it is reported
+             */
+            runs_after_change: number;
+            /**
+             * Runs Analysed
+             * @description Runs detection analyses (since a baseline reset)
+             */
+            runs_analysed: number;
+            /**
+             * Runs At Level
+             * @description Of those, the runs since the last change found
+             */
+            runs_at_level: number;
+            /**
+             * Runs Needed
+             * @description More runs needed before a change can be judged
+             */
+            runs_needed: number;
+            /** Series Id */
+            series_id: number;
+            /**
+             * Smallest Detectable Change
+             * @description About the smallest relative step reported runs_after_change runs after it
+             */
+            smallest_detectable_change: number | null;
+            /**
+             * Text
+             * @description The state in words
+             */
+            text: string;
+            /**
+             * Within Run Cv
+             * @description Standard error of one run's level from its replicates, relative
+             */
+            within_run_cv: number | null;
         };
         /** SeriesHistory */
         SeriesHistory: {
@@ -3249,6 +3353,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SeriesPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_series_detection_api_v1_series__series_id__detection_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesDetection"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Validation Error */

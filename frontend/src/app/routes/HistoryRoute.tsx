@@ -9,8 +9,9 @@ import { historyQuery } from "../../features/history/api";
 import { HistoryCharts } from "../../features/history/components/HistoryCharts";
 import { type PointRow, pointColumns } from "../../features/history/components/pointColumns";
 import { buildHistoryCharts } from "../../features/history/lib/historyChart";
-import { seriesRegressionsQuery } from "../../features/regressions/api";
+import { seriesDetectionQuery, seriesRegressionsQuery } from "../../features/regressions/api";
 import { ChartNotes } from "../../features/regressions/components/ChartNotes";
+import { DetectionStates } from "../../features/regressions/components/DetectionStates";
 import { buildChartNotes } from "../../features/regressions/lib/markers";
 import { dateRangeQuery } from "../../lib/filters";
 import { useHistoryFilters } from "../../lib/useFilters";
@@ -29,6 +30,7 @@ export function HistoryRoute() {
   );
   const regressions = useQueries({ queries: ids.map((id) => seriesRegressionsQuery(id)) });
   const annotations = useQueries({ queries: ids.map((id) => seriesAnnotationsQuery(id)) });
+  const detection = useQueries({ queries: ids.map((id) => seriesDetectionQuery(id)) });
   const notes = buildChartNotes(
     regressions.flatMap((q) => q.data?.items ?? []),
     annotations.flatMap((q) => q.data?.items ?? []),
@@ -90,6 +92,10 @@ export function HistoryRoute() {
           {histories.some((h) => h.isPending) ? <Loading what="history" /> : null}
           <HistoryCharts charts={charts} markers={notes} />
           <ChartNotes notes={notes} />
+          <DetectionStates
+            states={detection.flatMap((q) => (q.data ? [q.data] : []))}
+            {...(ids.length > 1 ? { seriesLabel: (id: number) => `#${id}` } : {})}
+          />
           {loaded.length ? (
             <AnnotationForm
               series={loaded.map((h) => ({

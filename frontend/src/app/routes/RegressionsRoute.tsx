@@ -42,7 +42,10 @@ export function RegressionsRoute() {
       {page.isPending ? <Loading what="regressions" /> : null}
       {page.data ? (
         page.data.items.length === 0 ? (
-          <Empty>No detected changes{filters.cursor ? " on this page" : ""} match these filters.</Empty>
+          <Empty>
+            No detected changes{filters.cursor ? " on this page" : ""} match these filters.
+            {page.data.history_support ? ` ${page.data.history_support.text}` : null}
+          </Empty>
         ) : (
           <div aria-busy={page.isPlaceholderData}>
             <RegressionList items={page.data.items} />

@@ -27,6 +27,19 @@ export const seriesRegressionsQuery = (seriesId: number) =>
       ),
   });
 
+/** What change detection can see in one series now: runs, noise, reach, or runs still needed. */
+export const seriesDetectionQuery = (seriesId: number) =>
+  queryOptions({
+    queryKey: ["regressions", "detection", seriesId],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/series/{series_id}/detection", {
+          params: { path: { series_id: seriesId } },
+          signal,
+        }),
+      ),
+  });
+
 export const regressionQuery = (id: number) =>
   queryOptions({
     queryKey: ["regressions", "one", id],
