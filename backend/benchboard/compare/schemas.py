@@ -74,6 +74,10 @@ class MatchedResult(ResultIdentity):
     relative_change: float | None
     verdict: Verdict
     p_value: float | None
+    basis: "VerdictBasis" = Field(
+        description="What the verdict rests on: the two-level noise model over the baseline"
+        " series' history, as baseline comparisons and change detection judge"
+    )
 
 
 class UnmatchedResult(ResultIdentity):

@@ -1,12 +1,14 @@
 """Comparisons: sync against async within a group, and one run against another."""
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from sqlalchemy import Row, Text, literal_column, select
 from sqlalchemy.orm import Session
 
+from benchboard.compare.baseline import HISTORY_RUNS
 from benchboard.compare.pairing import Candidate, pair_modes
 from benchboard.compare.schemas import (
     MatchedResult,
@@ -14,20 +16,23 @@ from benchboard.compare.schemas import (
     RunSide,
     UnmatchedResult,
     Verdict,
+    VerdictBasis,
 )
+from benchboard.compare.verdict import judge_against_baseline
 from benchboard.models import Hardware, Result, Series
+from benchboard.regressions.detect import Observation
 from benchboard.runs.queries import get_run_summary
 from benchboard.series.filters import SeriesFilter
+from benchboard.series.recent import as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity, SeriesValue
 from benchboard.series.service import json_object, latest_result
-from benchboard.stats.intervals import summarize, welch_p_value
 from benchboard.stats.values import value_ratio_interval
+from benchboard.vocabulary import BaselineVerdict
 from benchboard_ingest.vocabulary import MODES
 
-# Without replicates a change this small is not called better or worse.
+# Without any noise estimate (no replicates, too little history) a change this small is
+# not called better or worse.
 NOISE_THRESHOLD = 0.05
-SIGNIFICANCE_LEVEL = 0.05
-MIN_CHANGE = 0.01
 
 
 def compare_modes(session: Session, series_filter: SeriesFilter) -> bytes:
@@ -132,33 +137,52 @@ def _value(row: Row[Any]) -> SeriesValue:
 def compare_runs(
     session: Session, baseline_id: uuid.UUID, contender_id: uuid.UUID
 ) -> RunComparison:
-    """Results the two runs share (identity apart from hardware), and those only in one."""
+    """Results the two runs share (identity apart from hardware), and those only in one.
+
+    Each shared result is judged as a baseline comparison judges it (compare.verdict: the
+    two-level noise model over the baseline series' history up to the baseline run)."""
+    baseline_summary = get_run_summary(session, baseline_id)
     baseline = _results_by_identity(session, baseline_id)
     contender = _results_by_identity(session, contender_id)
-    matched = [
-        _matched(side[0], side, contender[key])
-        for key, side in baseline.items()
-        if key in contender
-    ]
+    shared = [key for key in baseline if key in contender]
+    histories = recent_results(
+        session,
+        [baseline[key].series_id for key in shared],
+        window=HISTORY_RUNS,
+        until=baseline_summary.started_at,
+    )
+    matched = []
+    for key in shared:
+        earlier = [
+            as_observation(row)
+            for row in histories.get(baseline[key].series_id, [])
+            if row.run_id != baseline_id
+        ]
+        matched.append(_matched(baseline[key], contender[key], earlier[-(HISTORY_RUNS - 1) :]))
     return RunComparison(
-        baseline=get_run_summary(session, baseline_id),
+        baseline=baseline_summary,
         contender=get_run_summary(session, contender_id),
         matched=matched,
         only_in_baseline=[
-            UnmatchedResult(**baseline[key][0].model_dump(), side=baseline[key][1])
-            for key in baseline
+            UnmatchedResult(**side.identity.model_dump(), side=side.side)
+            for key, side in baseline.items()
             if key not in contender
         ],
         only_in_contender=[
-            UnmatchedResult(**contender[key][0].model_dump(), side=contender[key][1])
-            for key in contender
+            UnmatchedResult(**side.identity.model_dump(), side=side.side)
+            for key, side in contender.items()
             if key not in baseline
         ],
         noise_threshold=NOISE_THRESHOLD,
     )
 
 
-_Side = tuple[ResultIdentity, RunSide, list[float] | None]
+@dataclass(frozen=True)
+class _Side:
+    identity: ResultIdentity
+    side: RunSide
+    series_id: int
+    observation: Observation
 
 
 def _results_by_identity(session: Session, run_id: uuid.UUID) -> dict[str, _Side]:
@@ -182,39 +206,49 @@ def _results_by_identity(session: Session, run_id: uuid.UUID) -> dict[str, _Side
             sample_count=len(result.samples or ()),
         )
         key = identity.model_dump_json(exclude={"base_unit", "direction"})
-        sides[key] = (identity, side, result.samples)
+        sides[key] = _Side(identity, side, series.id, as_observation(result))
     return sides
 
 
-def _matched(identity: ResultIdentity, baseline: _Side, contender: _Side) -> MatchedResult:
-    before, after = baseline[1], contender[1]
+_VERDICT_WORDS: dict[BaselineVerdict, Verdict] = {
+    "regression": "worse",
+    "improvement": "better",
+    "unchanged": "noise",
+}
+
+
+def _matched(baseline: _Side, contender: _Side, earlier: list[Observation]) -> MatchedResult:
+    before, after = baseline.side, contender.side
     change = (
         (after.value_base - before.value_base) / abs(before.value_base)
         if before.value_base
         else None
     )
-    before_summary = summarize(before.stats, baseline[2])
-    after_summary = summarize(after.stats, contender[2])
-    p_value = (
-        welch_p_value(before_summary, after_summary) if before_summary and after_summary else None
+    judgement = judge_against_baseline(
+        [*earlier, baseline.observation],
+        contender.observation,
+        higher_is_better=baseline.identity.direction == "higher",
     )
+    basis = judgement.basis
+    verdict = _VERDICT_WORDS[judgement.verdict]
+    text = basis.text
+    if basis.method == "none":
+        verdict = _band(baseline.identity, change)
+        text += f"; the {NOISE_THRESHOLD:.0%} noise band decides"
     return MatchedResult(
-        **identity.model_dump(),
+        **baseline.identity.model_dump(),
         baseline=before,
         contender=after,
         relative_change=change,
-        verdict=_verdict(identity, change, p_value),
-        p_value=p_value,
+        verdict=verdict,
+        p_value=basis.p_value,
+        basis=VerdictBasis(**{**vars(basis), "text": text}),
     )
 
 
-def _verdict(identity: ResultIdentity, change: float | None, p_value: float | None) -> Verdict:
-    """With replicates: significant and at least 1 %; without: beyond the 5 % noise band."""
-    if change is None:
-        return "noise"
-    if p_value is None and abs(change) < NOISE_THRESHOLD:
-        return "noise"
-    if p_value is not None and (p_value >= SIGNIFICANCE_LEVEL or abs(change) < MIN_CHANGE):
+def _band(identity: ResultIdentity, change: float | None) -> Verdict:
+    """Without any noise estimate: a change beyond the 5 % band is called, else noise."""
+    if change is None or abs(change) < NOISE_THRESHOLD:
         return "noise"
     rose = change > 0
     return "better" if rose == (identity.direction == "higher") else "worse"

@@ -4,24 +4,26 @@
 baseline comparison, hence the CI gate). It takes the baseline branch's recent history
 of the series (oldest first, ending with the baseline run) and the contender's result.
 
-Method (a two-level noise model, estimated from the baseline branch's history)
------------------------------------------------------------------------------
-A run's level is the mean of its replicates (``samples``, else ``stats`` n/mean/stddev),
-else its ``value``. A level varies for two reasons: sampling within the run (its squared
-standard error ``s²/n``) and conditions that change from run to run (variance ``τ²``).
+Method: the two-level noise model of change detection (stats.noise)
+------------------------------------------------------------------
+A run's level and its sampling variance come from ``stats.noise.run_level`` (the median
+of its replicates with a robust standard error, else ``stats``, else its ``value``). The
+history is cut where change detection finds a change (``regressions.detect``), so a
+step in it does not pass for noise; the noise is estimated within those segments.
 
 - **With replicates on both sides**, the difference of levels has variance
-  ``se_b² + se_c² + 2τ²``. ``τ²`` is estimated by the method of moments from the history's
-  runs with replicates: the mean squared successive difference of their levels halved
-  (von Neumann; a single step in the history inflates it far less than the plain
-  variance would) minus their mean ``se²``, floored at zero. Three such runs are needed;
-  with fewer, ``τ²`` is taken as zero and the basis says so. Degrees of freedom by
-  Welch-Satterthwaite over the three parts.
+  ``v_b + v_c + 2τ²``; ``τ²``, the run-to-run variance, is the DerSimonian–Laird
+  estimate pooled over the segments of the history's runs with replicates (as detection
+  estimates it). Three such runs are needed; with fewer, ``τ²`` is taken as zero and the
+  basis says so. Degrees of freedom by Welch–Satterthwaite over the three parts.
 - **Without replicates** (on either side), the history's run levels carry all the noise:
-  the difference of two levels has variance ``2σ²`` with ``σ²`` the halved mean squared
-  successive difference of at least three history runs, ``k - 1`` degrees of freedom.
+  the difference of two levels has variance ``2σ²``, ``σ²`` the variance of levels
+  pooled within segments (at least three runs, one degree of freedom left).
 - **With neither**, there is no noise to judge against: ``unchanged``, and the basis
   says why (not judged).
+
+Compare runs (compare.service) judges a pair of runs with this same function, over the
+baseline run's series history, so the two views cannot disagree about one pair.
 
 A change is a regression or an improvement when the two-sided Student t p-value is below
 ``SIGNIFICANCE`` and the level moved by at least ``MIN_RELATIVE_CHANGE``: the same
@@ -34,11 +36,11 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import fmean
 
 from scipy import stats as scipy_stats
 
-from benchboard.regressions.detect import Observation
+from benchboard.regressions.detect import Observation, detect_changes
+from benchboard.stats.noise import RunLevel, between_variance, run_level
 from benchboard.vocabulary import BaselineVerdict, VerdictBasisMethod
 
 SIGNIFICANCE = 0.01
@@ -67,30 +69,8 @@ class Judgement:
     basis: Basis
 
 
-@dataclass(frozen=True)
-class _Level:
-    mean: float
-    n: int  # replicates behind the mean; 1 without them
-    se2: float | None  # squared standard error of the mean; None without replicates
-
-
-def _level(observation: Observation) -> _Level:
-    samples = observation.samples
-    if len(samples) >= 2:
-        mean = fmean(samples)
-        variance = math.fsum((x - mean) ** 2 for x in samples) / (len(samples) - 1)
-        return _Level(mean, len(samples), variance / len(samples))
-    stats = observation.stats or {}
-    n, stddev = stats.get("n", 0), stats.get("stddev")
-    centre = stats.get("mean", stats.get("median"))
-    if n >= 2 and stddev is not None and centre is not None:
-        return _Level(centre, int(n), stddev**2 / n)
-    return _Level(observation.value, 1, None)
-
-
-def _half_mssd(values: Sequence[float]) -> float:
-    """Half the mean squared successive difference: the variance, robust to a step."""
-    return fmean((b - a) ** 2 for a, b in itertools.pairwise(values)) / 2
+def _level(observation: Observation) -> RunLevel:
+    return run_level(observation.value, observation.samples, observation.stats)
 
 
 def judge_against_baseline(
@@ -99,18 +79,19 @@ def judge_against_baseline(
     """Judge `contender` against the last run of `history` (the baseline run)."""
     levels = [_level(observation) for observation in history]
     baseline, latest = levels[-1], _level(contender)
-    change = (latest.mean - baseline.mean) / abs(baseline.mean) if baseline.mean else None
-    noise = _noise(levels, baseline, latest)
+    change = (latest.level - baseline.level) / abs(baseline.level) if baseline.level else None
+    noise = _noise(_segments(history, levels, higher_is_better), baseline, latest)
     if noise is None or change is None:
         return Judgement("unchanged", change, None, _not_judged(levels, baseline, latest))
     variance, df, method, run_to_run_cv, caveat = noise
-    difference = latest.mean - baseline.mean
+    difference = latest.level - baseline.level
     if variance > 0:
         p_value = float(2 * scipy_stats.t.sf(abs(difference) / math.sqrt(variance), df))
         half = float(scipy_stats.t.ppf(1 - SIGNIFICANCE / 2, df)) * math.sqrt(variance)
     else:
         p_value, half = (0.0 if difference else 1.0), 0.0
-    interval = ((difference - half) / abs(baseline.mean), (difference + half) / abs(baseline.mean))
+    scale = abs(baseline.level)
+    interval = ((difference - half) / scale, (difference + half) / scale)
     verdict: BaselineVerdict = "unchanged"
     if p_value < SIGNIFICANCE and abs(change) >= MIN_RELATIVE_CHANGE:
         worse = change < 0 if higher_is_better else change > 0
@@ -130,28 +111,42 @@ def judge_against_baseline(
 _Noise = tuple[float, float, VerdictBasisMethod, float | None, str]
 
 
-def _noise(levels: list[_Level], baseline: _Level, latest: _Level) -> _Noise | None:
+def _segments(
+    history: Sequence[Observation], levels: list[RunLevel], higher_is_better: bool
+) -> list[list[RunLevel]]:
+    """The history's levels cut where change detection finds a change."""
+    cuts = [c.index for c in detect_changes(history, higher_is_better=higher_is_better)]
+    bounds = [0, *cuts, len(levels)]
+    return [levels[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel) -> _Noise | None:
     """(variance of the difference, degrees of freedom, method, run-to-run CV, caveat)."""
-    if baseline.se2 is not None and latest.se2 is not None:
-        replicated = [level for level in levels if level.se2 is not None]
-        parts = [(baseline.se2, baseline.n - 1), (latest.se2, latest.n - 1)]
+    if baseline.variance is not None and latest.variance is not None:
+        replicated = [[r for r in segment if r.variance is not None] for segment in segments]
+        runs = sum(len(segment) for segment in replicated)
+        parts = [(baseline.variance, baseline.n - 1), (latest.variance, latest.n - 1)]
         caveat = ""
-        if len(replicated) >= MIN_HISTORY_RUNS:
-            within = fmean(level.se2 for level in replicated if level.se2 is not None)
-            between = max(0.0, _half_mssd([level.mean for level in replicated]) - within)
-            parts.append((2 * between, len(replicated) - 1))
+        between: float | None = None
+        if runs >= MIN_HISTORY_RUNS:
+            between, df = between_variance(replicated)
+            parts.append((2 * between, df))
         else:
-            between = None
             caveat = (
-                f"; run-to-run noise not estimated ({len(replicated)} of "
+                f"; run-to-run noise not estimated ({runs} of "
                 f"{MIN_HISTORY_RUNS} runs needed), so certainty may be overstated"
             )
         variance = sum(part for part, _ in parts)
-        df = _satterthwaite(parts)
-        return variance, df, "replicates", _cv(between, baseline.mean), caveat
-    if len(levels) >= MIN_HISTORY_RUNS:
-        sigma2 = _half_mssd([level.mean for level in levels])
-        return 2 * sigma2, len(levels) - 1, "history", _cv(sigma2, baseline.mean), ""
+        return variance, _satterthwaite(parts), "replicates", _cv(between, baseline.level), caveat
+    runs = sum(len(segment) for segment in segments)
+    df = runs - len(segments)
+    if runs >= MIN_HISTORY_RUNS and df >= 1:
+        squares = 0.0
+        for segment in segments:
+            centre = math.fsum(r.level for r in segment) / len(segment)
+            squares += math.fsum((r.level - centre) ** 2 for r in segment)
+        sigma2 = squares / df
+        return 2 * sigma2, df, "history", _cv(sigma2, baseline.level), ""
     return None
 
 
@@ -168,8 +163,8 @@ def _satterthwaite(parts: list[tuple[float, int]]) -> float:
 def _basis_text(
     method: VerdictBasisMethod,
     runs: int,
-    baseline: _Level,
-    latest: _Level,
+    baseline: RunLevel,
+    latest: RunLevel,
     run_to_run_cv: float | None,
     p_value: float,
 ) -> str:
@@ -183,8 +178,8 @@ def _basis_text(
     return f"single values; run-to-run noise {noise} from {runs} baseline-branch runs; {p_text}"
 
 
-def _not_judged(levels: list[_Level], baseline: _Level, latest: _Level) -> Basis:
-    if not baseline.mean:
+def _not_judged(levels: list[RunLevel], baseline: RunLevel, latest: RunLevel) -> Basis:
+    if not baseline.level:
         text = "not judged: the baseline value is zero, so no relative change"
     else:
         text = (

@@ -1,7 +1,8 @@
-"""Two-sample statistics the service reports: Welch's t-test and ratio-of-means intervals.
+"""Ratio-of-means intervals the service reports (sync/async pairs, study findings).
 
-Every p-value and interval the API returns comes from here (or from ``stats.noise`` for
-histories), with SciPy's Student t; the front end only formats them.
+Every p-value and interval the API returns comes from here or from ``stats.noise`` (the
+two-level model that judges a difference of run levels: detection, baseline comparisons,
+compare runs), with SciPy's Student t; the front end only formats them.
 
 Ratio interval: the delta method on the log scale
 --------------------------------------------------
@@ -61,21 +62,6 @@ def summarize(stats: Mapping[str, float] | None, samples: Sequence[float] | None
         if centre is not None:
             return Summary(int(stats["n"]), centre, stats["stddev"])
     return None
-
-
-def welch_p_value(a: Summary, b: Summary) -> float | None:
-    """Two-sided p-value of Welch's t-test that the means differ; None where undefined.
-
-    Two exact measurements (no spread on either side) differ with certainty or not at all.
-    """
-    if a.n < 2 or b.n < 2:
-        return None
-    if a.stddev == 0 and b.stddev == 0:
-        return None if a.mean == b.mean else 0.0
-    result = scipy_stats.ttest_ind_from_stats(
-        a.mean, a.stddev, a.n, b.mean, b.stddev, b.n, equal_var=False
-    )
-    return float(result.pvalue)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""stats.intervals against textbook values: R's t.test on the sleep data, t quantiles,
-and Fieller's interval where it is bounded."""
+"""stats.intervals against textbook values: t quantiles and Fieller's interval where it
+is bounded."""
 
 import math
 
@@ -11,26 +11,7 @@ from benchboard.stats.intervals import (
     ratio_interval,
     ratio_range,
     summarize,
-    welch_p_value,
 )
-
-# Student's sleep data (Cushny & Peebles 1905), as in R's `sleep`.
-SLEEP_1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
-SLEEP_2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]
-
-
-def test_welch_p_value_is_r_t_test_on_the_sleep_data() -> None:
-    # R: t.test(extra ~ group, data = sleep) -> t = -1.8608, df = 17.776, p-value = 0.07939
-    a, b = summarize(None, SLEEP_1), summarize(None, SLEEP_2)
-    assert a is not None
-    assert b is not None
-    assert welch_p_value(a, b) == pytest.approx(0.07939, abs=5e-6)
-
-
-def test_welch_p_value_is_undefined_without_replicates_and_certain_without_spread() -> None:
-    assert welch_p_value(Summary(1, 1.0, 0.0), Summary(5, 2.0, 1.0)) is None
-    assert welch_p_value(Summary(5, 1.0, 0.0), Summary(5, 1.0, 0.0)) is None
-    assert welch_p_value(Summary(5, 1.0, 0.0), Summary(5, 2.0, 0.0)) == 0.0
 
 
 def test_summaries_come_from_samples_else_complete_stats() -> None:
