@@ -1,11 +1,15 @@
 """Precision, recall and F1 of change detection on labelled synthetic series.
 
-Usage: python bench/regression_quality.py [--seed N] [--series N]
+Usage: python bench/regression_quality.py [--seed N] [--series N] [--sparse N] [--short N]
 
 Compares benchboard.regressions.detect, run the way the service runs it (after
 every new run, over the history so far, reconciling with what was stored),
-against two anchors on the same data: Conbench's lookback z-score and
-Perfherder's windowed t-test. See bench/README.md for the scoring rules.
+against the anchors of bench/anchors.py on the same data: Conbench's lookback
+z-score, Perfherder's windowed t-test, a Hunter-like binary segmentation and a
+naive Welch test on consecutive runs' samples. Data: the long histories of
+bench/synthetic.py (per-family table), then the quality table over them and the
+short and sparse histories of bench/synthetic_sparse.py. See bench/README.md for
+the scoring rules.
 """
 
 import argparse
@@ -21,7 +25,9 @@ _BACKEND = Path(__file__).resolve().parents[1] / "backend"
 if str(_BACKEND) not in sys.path:
     sys.path.insert(0, str(_BACKEND))
 
+from anchors import run_conbench, run_hunter, run_naive_welch, run_perfherder  # noqa: E402
 from synthetic import FAMILIES, Series, TrueChange, make_series  # noqa: E402
+from synthetic_sparse import make_short, make_sparse  # noqa: E402
 
 from benchboard.regressions.detect import (  # noqa: E402
     DetectedChange,
@@ -124,91 +130,13 @@ def run_ours(series: Series, timings: list[float]) -> tuple[list[Detection], int
     return [(change.index, _way(change)) for change in stored.values()], retractions
 
 
-def run_conbench(series: Series, *, window: int = 100, threshold: float = 5.0) -> list[Detection]:
-    """Conbench lookback z-score: each run against the mean/stddev of up to 100 before.
-
-    Consecutive flagged runs in the same direction count once (the first), the
-    way a stored alert would be.
-    """
-    values = [observation.value for observation in series.observations]
-    flagged: list[Detection] = []
-    for index in range(2, len(values)):
-        history = np.asarray(values[max(0, index - window) : index])
-        spread = float(history.std(ddof=1))
-        if spread == 0.0:
-            continue
-        z = (values[index] - float(history.mean())) / spread
-        if abs(z) > threshold:
-            flagged.append((index, "up" if z > 0 else "down"))
-    return _first_of_streaks(flagged)
-
-
-def _first_of_streaks(flagged: list[Detection]) -> list[Detection]:
-    kept: list[Detection] = []
-    previous: Detection | None = None
-    for index, way in flagged:
-        if previous != (index - 1, way):
-            kept.append((index, way))
-        previous = (index, way)
-    return kept
-
-
-def run_perfherder(series: Series) -> list[Detection]:
-    """Perfherder (treeherder perfalert): weighted t-test, 12/24 back, 12 forward, t > 7, >= 2 %."""
-    values = [observation.value for observation in series.observations]
-    t_values, ready, back_means, fore_means = _perfherder_t(values)
-    detections: list[Detection] = []
-    for i in range(1, len(values)):
-        if not ready[i] or t_values[i] <= 7.0 or t_values[i - 1] > t_values[i]:
-            continue
-        if i + 1 < len(values) and t_values[i + 1] > t_values[i]:
-            continue
-        change = (fore_means[i] - back_means[i]) / back_means[i]
-        if abs(change) >= 0.02:
-            detections.append((i, "up" if change > 0 else "down"))
-    return detections
-
-
-def _perfherder_t(values: list[float]) -> tuple[list[float], list[bool], list[float], list[float]]:
-    """|t| per run, whether both windows were full, and the plain window means."""
-    min_back, max_back, fore = 12, 24, 12
-    t_values, ready = [0.0] * len(values), [False] * len(values)
-    back_means, fore_means = [0.0] * len(values), [0.0] * len(values)
-    since_regression = 0
-    for i in range(1, len(values)):
-        back_len = min(max(since_regression, min_back), max_back, i)
-        back = values[i - back_len : i][::-1]
-        forward = values[i : i + fore]
-        t_values[i] = abs(_weighted_t(back, forward))
-        since_regression = 0 if t_values[i] > 7.0 else since_regression + 1
-        back_means[i], fore_means[i] = float(np.mean(back)), float(np.mean(forward))
-        ready[i] = len(back) >= min_back and len(forward) >= fore
-    return t_values, ready, back_means, fore_means
-
-
-def _weighted_t(back: list[float], forward: list[float]) -> float:
-    """Treeherder's calc_t with linear weights (nearest run weighs most)."""
-    if not back or not forward:
-        return 0.0
-    stats = [_weighted_stats(window) for window in (back, forward)]
-    delta = stats[1][0] - stats[0][0]
-    if delta == 0.0:
-        return 0.0
-    if stats[0][1] == 0.0 and stats[1][1] == 0.0:
-        return float("inf")
-    return float(delta / np.sqrt(stats[0][1] / len(back) + stats[1][1] / len(forward)))
-
-
-def _weighted_stats(window: list[float]) -> tuple[float, float]:
-    n = len(window)
-    weights = np.array([(n - i) / n for i in range(n)])
-    data = np.asarray(window)
-    average = float((data * weights).sum() / weights.sum())
-    variance = float(((data - average) ** 2).sum() / (n - 1)) if n > 1 else 0.0
-    return average, variance
-
-
 Detector = Callable[[Series], list[Detection]]
+ANCHORS: dict[str, Detector] = {
+    "conbench z>5": run_conbench,
+    "perfherder t>7": run_perfherder,
+    "hunter-like": run_hunter,
+}
+NAIVE = "naive welch"
 
 
 def evaluate(all_series: list[Series]) -> tuple[dict[str, dict[str, Tally]], list[float], int]:
@@ -219,11 +147,9 @@ def evaluate(all_series: list[Series]) -> tuple[dict[str, dict[str, Tally]], lis
     for series in all_series:
         ours, retracted = run_ours(series, timings)
         retractions += retracted
-        results = {
-            "benchboard": ours,
-            "conbench z>5": run_conbench(series),
-            "perfherder t>7": run_perfherder(series),
-        }
+        results = {"benchboard": ours, **{name: run(series) for name, run in ANCHORS.items()}}
+        if series.has_samples:
+            results[NAIVE] = run_naive_welch(series)
         groups = ["all", series.family, "replicates" if series.has_samples else "single value"]
         for name, detections in results.items():
             tally = score(series, detections)
@@ -232,14 +158,24 @@ def evaluate(all_series: list[Series]) -> tuple[dict[str, dict[str, Tally]], lis
     return tallies, timings, retractions
 
 
-def print_report(all_series: list[Series], seed: int) -> None:
+def print_report(all_series: list[Series], seed: int) -> dict[str, dict[str, Tally]]:
     tallies, timings, retractions = evaluate(all_series)
     scored = sum(change.scored for series in all_series for change in series.changes)
     unscored = sum(not change.scored for series in all_series for change in series.changes)
     print(f"seed {seed}: {len(all_series)} series, {scored} scored changes, {unscored} unscored")
+    print_groups(tallies, ["all", *FAMILIES, "single value", "replicates"])
+    ms = np.asarray(timings) * 1000
+    print(
+        f"benchboard per call, incremental (histories of 2-100 runs): mean {ms.mean():.2f} ms, "
+        f"p99 {np.percentile(ms, 99):.2f} ms, max {ms.max():.2f} ms ({len(ms)} calls); "
+        f"{retractions} stored detections retracted along the way"
+    )
+    return tallies
+
+
+def print_groups(tallies: dict[str, dict[str, Tally]], groups: list[str]) -> None:
     header = f"{'detector':<16}{'group':<14}{'TP':>5}{'FP':>5}{'FN':>5}{'ign':>5}"
     print(header + f"{'precision':>11}{'recall':>8}{'F1':>7}")
-    groups = ["all", *FAMILIES, "single value", "replicates"]
     for name, by_group in tallies.items():
         for group in groups:
             tally = by_group.get(group, Tally())
@@ -249,12 +185,45 @@ def print_report(all_series: list[Series], seed: int) -> None:
                 f"{tally.false_negative:>5}{tally.ignored:>5}"
                 f"{precision:>11.3f}{recall:>8.3f}{f1:>7.3f}"
             )
-    ms = np.asarray(timings) * 1000
-    print(
-        f"benchboard per call, incremental (histories of 2-100 runs): mean {ms.mean():.2f} ms, "
-        f"p99 {np.percentile(ms, 99):.2f} ms, max {ms.max():.2f} ms ({len(ms)} calls); "
-        f"{retractions} stored detections retracted along the way"
-    )
+
+
+TARGETS = {
+    "long histories": "P >= 0.97, F1 >= 0.96",
+    "sparse, replicates, no run-to-run": "P >= 0.95, F1 >= 0.85",
+    "sparse, replicates, run-to-run": "P >= 0.95, F1 >= 0.90",
+    "short value-only (30 % step / flat)": ">= 90 % found, 0 false alarms on flat",
+}
+
+
+def quality_table(
+    datasets: dict[str, list[Series]], known: dict[str, dict[str, dict[str, Tally]]]
+) -> None:
+    """One row per dataset: our figures and each anchor's, in Markdown (``known``: tallies
+    already computed, by dataset)."""
+    names = ["benchboard", *ANCHORS, NAIVE]
+    print("\n| data | target | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for dataset, all_series in datasets.items():
+        tallies = known[dataset] if dataset in known else evaluate(all_series)[0]
+        cells = [_cell(dataset, tallies.get(name, {}), all_series) for name in names]
+        print(
+            f"| {dataset} ({len(all_series)} series) | {TARGETS[dataset]} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    print("cells: precision / recall / F1; short: steps found, false alarms on flat series")
+
+
+def _cell(dataset: str, by_group: dict[str, Tally], all_series: list[Series]) -> str:
+    if "all" not in by_group:
+        return "n/a"
+    if dataset.startswith("short"):
+        steps, flat = by_group.get("step", Tally()), by_group.get("flat", Tally())
+        found = steps.true_positive / max(1, steps.true_positive + steps.false_negative)
+        flats = sum(series.family == "flat" for series in all_series)
+        return f"{found:.0%} found, {flat.false_positive} FA / {flats} flat"
+    precision, recall, f1 = by_group["all"].figures()
+    return f"{precision:.3f} / {recall:.3f} / {f1:.3f}"
 
 
 def time_full_histories(all_series: list[Series], *, repeats: int = 5) -> np.ndarray:
@@ -282,12 +251,27 @@ def print_timing(all_series: list[Series]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--series", type=int, default=1000)
+    parser.add_argument("--series", type=int, default=1000, help="long histories")
+    parser.add_argument("--sparse", type=int, default=600, help="sparse histories, each kind")
+    parser.add_argument("--short", type=int, default=400, help="short value-only histories")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     all_series = [make_series(rng, number) for number in range(args.series)]
-    print_report(all_series, args.seed)
+    long_tallies = print_report(all_series, args.seed)
     print_timing(all_series)
+    quality_table(
+        {
+            "long histories": all_series,
+            "sparse, replicates, no run-to-run": [
+                make_sparse(rng, n, run_to_run=False) for n in range(args.sparse)
+            ],
+            "sparse, replicates, run-to-run": [
+                make_sparse(rng, n, run_to_run=True) for n in range(args.sparse)
+            ],
+            "short value-only (30 % step / flat)": [make_short(rng, n) for n in range(args.short)],
+        },
+        {"long histories": long_tallies},
+    )
 
 
 if __name__ == "__main__":
