@@ -1086,6 +1086,8 @@ export interface components {
             /** Base Unit */
             base_unit: string;
             baseline: components["schemas"]["RunSide"];
+            /** @description What the verdict rests on: the two-level noise model over the baseline series' history, as baseline comparisons and change detection judge */
+            basis: components["schemas"]["VerdictBasis"];
             /** Benchmark */
             benchmark: string;
             contender: components["schemas"]["RunSide"];

@@ -71,8 +71,8 @@ export function ComparisonView({
         </span>
         <span className="muted">
           {" "}
-          (changes under {(comparison.noise_threshold * 100).toFixed(1)}% without a significant test count as
-          noise)
+          (each judged against the baseline series' run-to-run noise and the runs' replicates; without either,
+          changes under {(comparison.noise_threshold * 100).toFixed(1)}% count as noise)
         </span>
       </p>
       {rows.length === 0 ? (

@@ -60,6 +60,13 @@ const significance: Column<MatchedResult> = {
   raw: (r) => ({ "p-value": r.p_value ?? null }),
 };
 
+/** What the verdict rests on, in the service's words (the noise model it used, or why none). */
+const basis: Column<MatchedResult> = {
+  id: "basis",
+  header: "Judged on",
+  text: (r) => r.basis.text,
+};
+
 /** The change and its verdict first, so they stay in view on narrow screens. */
 export const matchedColumns: Column<MatchedResult>[] = [
   change,
@@ -67,6 +74,7 @@ export const matchedColumns: Column<MatchedResult>[] = [
   valueColumn("baseline", "Baseline", (r) => r.baseline),
   valueColumn("contender", "Contender", (r) => r.contender),
   significance,
+  basis,
   ...identityColumns<MatchedResult>(),
   { id: "direction", header: "Better", text: (r) => r.direction },
 ];
