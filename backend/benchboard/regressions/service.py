@@ -13,7 +13,6 @@ from benchboard.models import (
     Hardware,
     Regression,
     RegressionEvent,
-    Result,
     Series,
 )
 from benchboard.pagination import Keyset, keyset_page
@@ -130,19 +129,8 @@ def list_regressions(
 
 def _history_support(session: Session, regression_filter: RegressionFilter) -> HistorySupport:
     """How many matching series are too short for any change to show yet."""
-    runs = (
-        select(func.count())
-        .select_from(
-            select(Result.id)
-            .where(Result.series_id == Series.id)
-            .correlate(Series)
-            .limit(SHORT_HISTORY_RUNS)
-            .subquery()
-        )
-        .scalar_subquery()
-    )
     counts = session.execute(
-        select(func.count(), func.count().filter(runs < SHORT_HISTORY_RUNS))
+        select(func.count(), func.count().filter(Series.result_count < SHORT_HISTORY_RUNS))
         .select_from(Series)
         .join(Hardware, Hardware.id == Series.hardware_id)
         .where(*regression_filter.series_conditions())
