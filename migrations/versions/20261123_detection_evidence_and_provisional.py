@@ -1,7 +1,7 @@
 """detection evidence and provisional changes: every detection states what it rests on
 
 Revision ID: 9e4a7c3b5d21
-Revises: 5e2a9c7d1f08
+Revises: 9c4b1e7f2a60
 Create Date: 2026-11-23 12:30:00
 """
 
@@ -12,7 +12,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "9e4a7c3b5d21"
-down_revision: str | None = "5e2a9c7d1f08"
+down_revision: str | None = "9c4b1e7f2a60"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
