@@ -9,6 +9,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 # One side of a split at most this long gets an exact p-value; beyond it the
 # normal approximation is accurate enough and much cheaper.
@@ -43,6 +44,22 @@ class RankSums:
         n_after = size - split
         return self.prefix[size] - self.prefix[split] - n_after * (n_after + 1) / 2
 
+    def abs_z(self, low: int, high: int) -> list[float]:
+        """|z| of every split from ``low`` to ``high`` inclusive, in one pass (``z``'s
+        formula inlined: a method call per split was most of the detector's time)."""
+        prefix, size = self.prefix, len(self.prefix) - 1
+        total, tie = prefix[size], (size + 1) - self.tie_term / (size * (size - 1))
+        out = []
+        for split in range(low, high + 1):
+            n_after = size - split
+            variance = split * n_after / 12 * tie
+            if variance <= 0.0:
+                out.append(0.0)
+                continue
+            u_after = total - prefix[split] - n_after * (n_after + 1) / 2
+            out.append(abs(u_after - split * n_after / 2) / math.sqrt(variance))
+        return out
+
     def z(self, split: int) -> float:
         size = len(self.prefix) - 1
         n_before, n_after = split, size - split
@@ -64,6 +81,7 @@ def rank_p_value(sums: RankSums, split: int) -> float:
     return min(1.0, math.erfc(z / math.sqrt(2.0)))
 
 
+@lru_cache(maxsize=65536)
 def exact_lower_tail(small: int, large: int, u: int) -> float:
     """P(U <= u) for the Mann-Whitney U of samples of these sizes, no ties.
 

@@ -109,7 +109,8 @@ class Segmenter:
         if size < 2 * self.min_runs:
             return None
         sums = self.ranks(start, stop)
-        z_by_split = {s: abs(sums.z(s)) for s in range(self.min_runs, size - self.min_runs + 1)}
+        low, high = self.min_runs, size - self.min_runs
+        z_by_split = dict(zip(range(low, high + 1), sums.abs_z(low, high), strict=True))
         best = max(z_by_split, key=z_by_split.__getitem__)
         # z underrates splits with a short side; let those compete on exact p-values.
         short = [s for s, z in z_by_split.items() if min(s, size - s) <= 8 and z >= 2.5]
