@@ -1,6 +1,17 @@
-import { useState } from "react";
+import {
+  type ColumnDef,
+  columnPinningFeature,
+  columnSizingFeature,
+  type RowData,
+  type Column as TableColumn,
+  tableFeatures,
+  useTable,
+} from "@tanstack/react-table";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { type CSSProperties, type ReactNode, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { type Column, type SortDir, sortRows } from "../lib/table";
+import { useNarrow } from "../lib/useMediaQuery";
 
 interface SortState {
   column: string;
@@ -36,14 +47,78 @@ export function useSortedRows<Row>(
   columns: readonly Column<Row>[],
   sort: SortState,
 ): Row[] {
-  return sortRows(
-    rows,
-    columns.find((c) => c.id === sort.column),
-    sort.dir,
+  return useMemo(
+    () =>
+      sortRows(
+        rows,
+        columns.find((c) => c.id === sort.column),
+        sort.dir,
+      ),
+    [rows, columns, sort.column, sort.dir],
   );
 }
 
-interface DataTableProps<Row> {
+/**
+ * Up to this many rows the table is in the page whole (find-in-page and printing see every row);
+ * longer tables draw only the rows near the viewport.
+ */
+export const VIRTUAL_ABOVE = 200;
+/** The fixed height of a virtual row (styles.css, `.data-table.virtual`): one line, never wrapped. */
+const ROW_HEIGHT = 32;
+
+// TanStack Table lays out the columns: sizes and the sticky offsets of pinned ones. Sorting stays
+// ours (sortRows, in the URL), so the CSV export and the table share one order.
+const features = tableFeatures({ columnSizingFeature, columnPinningFeature });
+type Features = typeof features;
+type LayoutColumn<Row extends RowData> = TableColumn<Features, Row, unknown>;
+
+function pinnedStyle<Row extends RowData>(column: LayoutColumn<Row>): CSSProperties | undefined {
+  if (column.getIsPinned() !== "start") return undefined;
+  const width = column.getSize();
+  return { insetInlineStart: column.getStart("start"), width, minWidth: width, maxWidth: width };
+}
+
+/** Pads the body above and below the drawn rows so the scroll height is that of every row. */
+function Spacer({ height, span }: { height: number; span: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr className="spacer">
+      <td colSpan={span} style={{ height }} aria-hidden="true" />
+    </tr>
+  );
+}
+
+/** The window-scrolled virtual rows of a long body; all rows for a short one. */
+function useVisibleRows(count: number, body: React.RefObject<HTMLTableSectionElement | null>) {
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const narrow = useNarrow();
+  const virtual = count > VIRTUAL_ABOVE;
+  // Where the body starts on the page: it moves when the rows (and the charts above) change, or
+  // the layout does. Charts above keep their height as they draw, so scrolling does not move it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: count and narrow are the triggers
+  useLayoutEffect(() => {
+    if (!virtual) return;
+    setScrollMargin((body.current?.getBoundingClientRect().top ?? 0) + window.scrollY);
+  }, [virtual, count, narrow, body]);
+  const virtualizer = useWindowVirtualizer({
+    count: virtual ? count : 0,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    scrollMargin,
+  });
+  if (!virtual) return { virtual, indexes: Array.from({ length: count }, (_, i) => i), before: 0, after: 0 };
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items.at(-1);
+  return {
+    virtual,
+    indexes: items.map((item) => item.index),
+    before: first ? first.start - scrollMargin : 0,
+    after: last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0,
+  };
+}
+
+interface DataTableProps<Row extends RowData> {
   caption: string;
   columns: readonly Column<Row>[];
   /** Already sorted (see useSortedRows). */
@@ -52,11 +127,19 @@ interface DataTableProps<Row> {
   sort: SortState;
   onSort: (column: string) => void;
   rowClass?: (row: Row) => string | undefined;
-  /** Rows shown before a "show all" button; all by default. */
-  initialRows?: number;
 }
 
-export function DataTable<Row>({
+function cellContent<Row>(column: Column<Row>, row: Row): ReactNode {
+  const value = column.dataValue?.(row);
+  const content = column.render ? column.render(row) : column.text(row);
+  return value === undefined || value === null ? content : <data value={value}>{content}</data>;
+}
+
+/**
+ * A sortable table whose pinned columns (the row's name, its value) stay in view while the rest
+ * scrolls sideways, and whose long bodies draw only the rows near the viewport.
+ */
+export function DataTable<Row extends RowData>({
   caption,
   columns,
   rows,
@@ -64,23 +147,54 @@ export function DataTable<Row>({
   sort,
   onSort,
   rowClass,
-  initialRows = Number.POSITIVE_INFINITY,
 }: DataTableProps<Row>) {
-  const [showAll, setShowAll] = useState(false);
-  const shown = showAll ? rows : rows.slice(0, initialRows);
+  const narrow = useNarrow();
+  const body = useRef<HTMLTableSectionElement>(null);
+  const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
+  const columnDefs = useMemo(
+    () => columns.map((c): ColumnDef<Features, Row> => ({ id: c.id, header: c.header, size: c.width ?? 0 })),
+    [columns],
+  );
+  // On a phone the pinned columns would cover the screen: there they scroll with the rest.
+  const pinned = useMemo(
+    () => ({ start: narrow ? [] : columns.filter((c) => c.pin).map((c) => c.id), end: [] }),
+    [columns, narrow],
+  );
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: rows as Row[],
+    state: { columnPinning: pinned },
+  });
+  const leaves = [...table.getStartLeafColumns(), ...table.getCenterLeafColumns()];
+  const lastPinned = leaves.filter((c) => c.getIsPinned() === "start").at(-1)?.id;
+  const visible = useVisibleRows(rows.length, body);
+  const classOf = (c: Column<Row>, column: LayoutColumn<Row>) =>
+    [
+      c.align === "end" ? "num" : "",
+      column.getIsPinned() ? "pinned" : "",
+      column.id === lastPinned ? "pinned-last" : "",
+    ]
+      .filter(Boolean)
+      .join(" ") || undefined;
   return (
     <div className="table-scroll">
-      <table className="data-table">
+      <table
+        className={visible.virtual ? "data-table virtual" : "data-table"}
+        aria-rowcount={rows.length + 1}
+      >
         <caption>{caption}</caption>
         <thead>
-          <tr>
-            {columns.map((c) => {
+          <tr aria-rowindex={1}>
+            {leaves.map((column) => {
+              const c = byId.get(column.id) as Column<Row>;
               const active = sort.column === c.id;
               return (
                 <th
                   key={c.id}
                   scope="col"
-                  className={c.align === "end" ? "num" : undefined}
+                  className={classOf(c, column)}
+                  style={pinnedStyle(column)}
                   aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
                 >
                   <button type="button" onClick={() => onSort(c.id)} data-column={c.id}>
@@ -92,27 +206,33 @@ export function DataTable<Row>({
             })}
           </tr>
         </thead>
-        <tbody>
-          {shown.map((row) => (
-            <tr key={rowKey(row)} className={rowClass?.(row)}>
-              {columns.map((c) => {
-                const value = c.dataValue?.(row);
-                const content = c.render ? c.render(row) : c.text(row);
-                return (
-                  <td key={c.id} className={c.align === "end" ? "num" : undefined} data-column={c.id}>
-                    {value === undefined || value === null ? content : <data value={value}>{content}</data>}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
+        <tbody ref={body}>
+          <Spacer height={visible.before} span={leaves.length} />
+          {visible.indexes.map((index) => {
+            const row = rows[index] as Row;
+            return (
+              <tr key={rowKey(row)} className={rowClass?.(row)} aria-rowindex={index + 2}>
+                {leaves.map((column) => {
+                  const c = byId.get(column.id) as Column<Row>;
+                  const layout = column;
+                  return (
+                    <td
+                      key={c.id}
+                      className={classOf(c, layout)}
+                      style={pinnedStyle(layout)}
+                      data-column={c.id}
+                      title={visible.virtual && column.getIsPinned() ? c.text(row) : undefined}
+                    >
+                      {cellContent(c, row)}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+          <Spacer height={visible.after} span={leaves.length} />
         </tbody>
       </table>
-      {shown.length < rows.length ? (
-        <button type="button" className="more" onClick={() => setShowAll(true)}>
-          Show all {rows.length.toLocaleString("en-US")} rows ({shown.length} shown; exports hold all)
-        </button>
-      ) : null}
     </div>
   );
 }

@@ -18,13 +18,26 @@ export interface Column<Row> {
   /** Custom cell content (links, swatches); the text is used otherwise. */
   render?: (row: Row) => ReactNode;
   align?: "start" | "end";
+  /**
+   * Kept in view while the table scrolls sideways (wide screens): the name of a row and its value
+   * columns. Pinned columns come first and need a `width`.
+   */
+  pin?: boolean;
+  /** Width in px; required for pinned columns (their sticky offsets add up these widths). */
+  width?: number;
 }
+
+/**
+ * Text order with numbers by value ("b2" before "b10"). One collator: `localeCompare` with options
+ * builds one per call, which took 120 ms to sort a 3,000-row table.
+ */
+export const compareText = new Intl.Collator("en", { numeric: true }).compare;
 
 function compare(a: number | string | null, b: number | string | null): number {
   if (a === null) return b === null ? 0 : 1;
   if (b === null) return -1;
   if (typeof a === "number" && typeof b === "number") return a - b;
-  return String(a).localeCompare(String(b), "en", { numeric: true });
+  return compareText(String(a), String(b));
 }
 
 /** A sorted copy; nulls stay last in both directions; ties keep their order. */

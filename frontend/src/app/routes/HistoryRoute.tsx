@@ -107,7 +107,6 @@ export function HistoryRoute() {
           {rows.length ? (
             <DataTable
               caption="Points drawn above; each links to its run"
-              initialRows={100}
               columns={pointColumns}
               rows={rows}
               rowKey={(r) => `${r.line.key}:${r.point.t}:${r.point.runId}`}

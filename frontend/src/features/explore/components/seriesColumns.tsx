@@ -21,7 +21,10 @@ function range(s: MeasuredSeries): string {
   return `${formatValue(min, s.latest.unit)} – ${formatValue(max, s.latest.unit)}`;
 }
 
-/** The explore table: one row per series, the same rows the charts draw. */
+/**
+ * The explore table: one row per series, the same rows the charts draw. The workload, its value
+ * and which way is better come first and stay pinned while the other columns scroll sideways.
+ */
 export function seriesColumns(selection: {
   isSelected: (id: MeasuredSeries["id"]) => boolean;
   toggle: (id: MeasuredSeries["id"]) => void;
@@ -33,6 +36,8 @@ export function seriesColumns(selection: {
       text: () => "",
       sortValue: () => null,
       raw: () => ({}),
+      pin: true,
+      width: 52,
       render: (s) => (
         <input
           type="checkbox"
@@ -42,8 +47,24 @@ export function seriesColumns(selection: {
         />
       ),
     },
-    text("suite", "Suite"),
-    { ...text("benchmark", "Benchmark"), sortValue: (s) => workloadLabel(s.benchmark, s.params) },
+    {
+      ...text("benchmark", "Benchmark"),
+      sortValue: (s) => workloadLabel(s.benchmark, s.params),
+      pin: true,
+      width: 200,
+    },
+    {
+      id: "value",
+      header: "Latest value",
+      align: "end",
+      text: (s) => formatValue(s.latest.value, s.latest.unit),
+      sortValue: (s) => s.latest.value_base,
+      raw: (s) => ({ "Latest value": s.latest.value, Unit: s.latest.unit }),
+      dataValue: (s) => s.latest.value,
+      pin: true,
+      width: 116,
+    },
+    { id: "direction", header: "Better", text: (s) => s.direction, pin: true, width: 76 },
     { id: "params", header: "Params", text: (s) => formatParams(s.params) },
     {
       ...text("language", "Language"),
@@ -57,19 +78,10 @@ export function seriesColumns(selection: {
     text("implementation", "Implementation"),
     text("mode", "Mode"),
     text("variant", "Variant"),
-    text("hardware", "Hardware"),
     text("metric", "Metric"),
-    {
-      id: "value",
-      header: "Latest value",
-      align: "end",
-      text: (s) => formatValue(s.latest.value, s.latest.unit),
-      sortValue: (s) => s.latest.value_base,
-      raw: (s) => ({ "Latest value": s.latest.value, Unit: s.latest.unit }),
-      dataValue: (s) => s.latest.value,
-    },
+    text("suite", "Suite"),
+    text("hardware", "Hardware"),
     { id: "range", header: "Min – max", align: "end", text: range },
-    { id: "direction", header: "Better", text: (s) => s.direction },
     {
       id: "runs",
       header: "Runs",

@@ -24,14 +24,9 @@ const side = (key: "sync" | "async", header: string): Column<RatioRow> => ({
   ),
 });
 
+/** The workload, the ratio and its reading first, pinned while the other columns scroll sideways. */
 export const modeColumns: Column<RatioRow>[] = [
-  { id: "language", header: "Language", text: (r) => r.pair.language },
-  { id: "benchmark", header: "Benchmark", text: (r) => r.pair.benchmark },
-  { id: "params", header: "Params", text: (r) => formatParams(r.pair.params) },
-  { id: "metric", header: "Metric", text: (r) => r.pair.metric },
-  { id: "compared", header: "Compared", text: (r) => sidesLabel(r.pair) },
-  side("sync", "Sync"),
-  side("async", "Async"),
+  { id: "benchmark", header: "Benchmark", text: (r) => r.pair.benchmark, pin: true, width: 190 },
   {
     id: "ratio",
     header: "Async / sync",
@@ -40,6 +35,8 @@ export const modeColumns: Column<RatioRow>[] = [
     sortValue: (r) => r.ratio,
     raw: (r) => ({ "Async / sync": r.ratio }),
     dataValue: (r) => r.ratio,
+    pin: true,
+    width: 110,
   },
   {
     id: "wording",
@@ -47,7 +44,15 @@ export const modeColumns: Column<RatioRow>[] = [
     text: (r) => r.wording.text,
     sortValue: (r) => (["faster", "better"].includes(r.wording.verdict) ? -1 : 1) * r.wording.factor,
     render: (r) => <span className={`verdict-${r.wording.verdict}`}>{r.wording.text}</span>,
+    pin: true,
+    width: 170,
   },
+  { id: "params", header: "Params", text: (r) => formatParams(r.pair.params) },
+  { id: "language", header: "Language", text: (r) => r.pair.language },
+  { id: "metric", header: "Metric", text: (r) => r.pair.metric },
+  { id: "compared", header: "Compared", text: (r) => sidesLabel(r.pair) },
+  side("sync", "Sync"),
+  side("async", "Async"),
   {
     id: "interval",
     header: "Interval",

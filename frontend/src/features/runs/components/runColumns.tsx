@@ -14,6 +14,8 @@ export const runListColumns: Column<RunSummary>[] = [
     sortValue: (r) => Date.parse(r.started_at),
     raw: (r) => ({ Started: r.started_at }),
     render: (r) => <Link to={`/runs/${r.id}`}>{formatDateTime(r.started_at)}</Link>,
+    pin: true,
+    width: 180,
   },
   { id: "suite", header: "Suite", text: (r) => r.suite },
   { id: "name", header: "Name", text: (r) => r.name ?? "" },
@@ -45,14 +47,9 @@ function statsText(r: RunResult): string {
     .join(", ");
 }
 
+/** A run's results: the workload, its value and which way is better pinned first. */
 export const resultColumns: Column<RunResult>[] = [
-  { id: "benchmark", header: "Benchmark", text: (r) => r.benchmark },
-  { id: "params", header: "Params", text: (r) => formatParams(r.params) },
-  { id: "language", header: "Language", text: (r) => r.language },
-  { id: "implementation", header: "Implementation", text: (r) => r.implementation ?? "" },
-  { id: "mode", header: "Mode", text: (r) => r.mode ?? "" },
-  { id: "variant", header: "Variant", text: (r) => r.variant ?? "" },
-  { id: "metric", header: "Metric", text: (r) => r.metric },
+  { id: "benchmark", header: "Benchmark", text: (r) => r.benchmark, pin: true, width: 200 },
   {
     id: "value",
     header: "Value",
@@ -61,9 +58,17 @@ export const resultColumns: Column<RunResult>[] = [
     sortValue: (r) => r.value_base,
     raw: (r) => ({ Value: r.value, Unit: r.unit }),
     dataValue: (r) => r.value,
+    pin: true,
+    width: 116,
   },
+  { id: "direction", header: "Better", text: (r) => r.direction, pin: true, width: 76 },
+  { id: "params", header: "Params", text: (r) => formatParams(r.params) },
+  { id: "language", header: "Language", text: (r) => r.language },
+  { id: "implementation", header: "Implementation", text: (r) => r.implementation ?? "" },
+  { id: "mode", header: "Mode", text: (r) => r.mode ?? "" },
+  { id: "variant", header: "Variant", text: (r) => r.variant ?? "" },
+  { id: "metric", header: "Metric", text: (r) => r.metric },
   { id: "stats", header: "Stats", text: statsText },
-  { id: "direction", header: "Better", text: (r) => r.direction },
   {
     id: "samples",
     header: "Samples",
