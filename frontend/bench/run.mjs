@@ -1,11 +1,15 @@
-// Front-end speed: first-load JS (bytes transferred), time to the first Explore chart with the seed data,
-// and time to draw a 100,000-point history. Prints figures; asserts nothing about timing.
-//   npm run build && npm run bench
+// Front-end speed: first-load JS (bytes transferred), time to the first Explore chart with the
+// seed data, Explore on a real-sized suite (3,000 results: first chart, longest main-thread task,
+// element count, applying a filter, scrolling), and time to draw a 100,000-point history. Prints
+// figures; asserts nothing about timing.
+//   npm run build && npm run bench              every case
+//   npm run bench -- big-suite                   only the named cases (js, explore, big-suite, history)
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { bigSuiteRun } from "../e2e/bigSuite.mjs";
 import { api, FRONTEND, launchBrowser, REPO, startService } from "../e2e/harness.mjs";
 
 const run = promisify(execFile);
@@ -103,50 +107,136 @@ async function makeLongHistory(service) {
   };
 }
 
+const FIRST_BAR = "figure.chart .recharts-bar-rectangle";
+
+/** Collects the page's long tasks (over 50 ms) from its start, for `longestTask`. */
+async function watchLongTasks(page) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: true });
+  });
+}
+
+const longestTask = (page) => page.evaluate(() => Math.max(0, ...window.__longTasks));
+const elementCount = (page) => page.evaluate(() => document.getElementsByTagName("*").length);
+
+/** One warm load of Explore on the big suite: first chart, settled page, longest task, elements. */
+async function bigSuiteLoad(page, url) {
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForFunction((s) => document.querySelector(s) !== null, FIRST_BAR, {
+    polling: "raf",
+    timeout: 60_000,
+  });
+  const firstChart = await page.evaluate(() => performance.now());
+  await page.locator("table.data-table tbody tr").first().waitFor();
+  await page.waitForTimeout(1000);
+  return { firstChart, longest: await longestTask(page), elements: await elementCount(page) };
+}
+
+/** Explore at 1400 px on one run of 300 benchmarks × 10 sizes, warm (assets cached, service warmed). */
+async function bigSuite(browser, service) {
+  const suite = "frontend-bench-big-suite";
+  const run = bigSuiteRun(suite);
+  await api(service, "/api/v1/runs", { method: "POST", body: JSON.stringify(run) });
+  const url = `${service.base}/explore?suite=${suite}`;
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await watchLongTasks(page);
+  await bigSuiteLoad(page, url); // warms the browser cache and the service
+  const loads = [];
+  for (let i = 0; i < RUNS; i++) loads.push(await bigSuiteLoad(page, url));
+  console.log(
+    `Explore, big suite (${run.results.length.toLocaleString("en-US")} results, 1400 px, ${RUNS} warm loads): first chart at median ${median(loads.map((l) => l.firstChart)).toFixed(0)} ms (max ${Math.max(...loads.map((l) => l.firstChart)).toFixed(0)}); longest main-thread task median ${median(loads.map((l) => l.longest)).toFixed(0)} ms (max ${Math.max(...loads.map((l) => l.longest)).toFixed(0)}); ${Math.max(...loads.map((l) => l.elements)).toLocaleString("en-US")} elements at most`,
+  );
+
+  // Applying one filter: search the benchmark facet and tick one benchmark.
+  await page.evaluate(() => {
+    window.__longTasks = [];
+  });
+  const facet = page.locator('fieldset[data-dimension="benchmark"]');
+  await facet.getByRole("searchbox").fill("case-007");
+  const started = await page.evaluate(() => performance.now());
+  await facet.locator("input[type=checkbox]").first().click();
+  await page.locator("table.data-table tbody tr").nth(9).waitFor();
+  await page.waitForFunction(() => document.querySelectorAll("table.data-table tbody tr").length === 10);
+  const applied = (await page.evaluate(() => performance.now())) - started;
+  console.log(
+    `Explore, big suite: one benchmark filter applied in ${applied.toFixed(0)} ms (longest task ${(await longestTask(page)).toFixed(0)} ms)`,
+  );
+
+  // Scrolling the unfiltered page from top to bottom, a screen at a time.
+  await bigSuiteLoad(page, url);
+  await page.evaluate(() => {
+    window.__longTasks = [];
+  });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < height; y += 800) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(50);
+  }
+  await page.waitForTimeout(500);
+  console.log(
+    `Explore, big suite: scrolled ${height.toLocaleString("en-US")} px top to bottom; longest task ${(await longestTask(page)).toFixed(0)} ms, ${(await elementCount(page)).toLocaleString("en-US")} elements at the end`,
+  );
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  await mkdir(path.join(FRONTEND, "bench", "out"), { recursive: true });
+  await page.screenshot({ path: path.join(FRONTEND, "bench", "out", "explore-big-suite.png") });
+  await context.close();
+}
+
+async function seedExplore(browser, service) {
+  const exploreTimes = await timeToSelector(browser, `${service.base}/explore`, FIRST_BAR);
+  console.log(
+    `Explore, seed data (${RUNS} cold loads): first chart drawn at median ${median(exploreTimes).toFixed(0)} ms (min ${Math.min(...exploreTimes).toFixed(0)}, max ${Math.max(...exploreTimes).toFixed(0)}) after navigation start`,
+  );
+  await picture(browser, `${service.base}/explore`, "explore");
+}
+
+async function firstLoad(browser, service) {
+  const home = await firstLoadJs(browser, service.base, "/", "article.card");
+  const explore = await firstLoadJs(browser, service.base, "/explore", FIRST_BAR);
+  console.log(
+    `First-load JS, home:    ${kb(home.transferred)} transferred (${kb(home.raw)} raw, ${home.files} files)`,
+  );
+  console.log(
+    `First-load JS, explore: ${kb(explore.transferred)} transferred (${kb(explore.raw)} raw, ${explore.files} files; goal ≤ 300 KB)`,
+  );
+}
+
+async function longHistory(browser, service) {
+  const history = await makeLongHistory(service);
+  console.log(
+    `History data: 1 series with ${history.runCount.toLocaleString("en-US")} runs (${history.seconds.toFixed(1)} s to generate)`,
+  );
+  const historyTimes = await timeToSelector(
+    browser,
+    `${service.base}/history?series=${history.seriesId}`,
+    "figure.chart .recharts-line-curve",
+  );
+  console.log(
+    `History, ${HISTORY_POINTS.toLocaleString("en-US")} points (server downsampling, max_points=1000; ${RUNS} cold loads): drawn at median ${median(historyTimes).toFixed(0)} ms (min ${Math.min(...historyTimes).toFixed(0)}, max ${Math.max(...historyTimes).toFixed(0)})`,
+  );
+  await picture(browser, `${service.base}/history?series=${history.seriesId}`, "history-100k");
+}
+
+const CASES = { js: firstLoad, explore: seedExplore, "big-suite": bigSuite, history: longHistory };
+
 async function main() {
+  const chosen = process.argv.slice(2);
+  const unknown = chosen.filter((name) => !(name in CASES));
+  if (unknown.length)
+    throw new Error(`unknown case ${unknown.join(", ")}; cases: ${Object.keys(CASES).join(", ")}`);
   if (!existsSync(path.join(FRONTEND, "dist", "index.html")))
     throw new Error("no dist/: run `npm run build` first");
   const service = await startService({ dataDir: DATA_DIR });
   const browser = await launchBrowser();
   try {
-    const home = await firstLoadJs(browser, service.base, "/", "article.card");
-    const explore = await firstLoadJs(
-      browser,
-      service.base,
-      "/explore",
-      "figure.chart .recharts-bar-rectangle",
-    );
-    console.log(
-      `First-load JS, home:    ${kb(home.transferred)} transferred (${kb(home.raw)} raw, ${home.files} files)`,
-    );
-    console.log(
-      `First-load JS, explore: ${kb(explore.transferred)} transferred (${kb(explore.raw)} raw, ${explore.files} files; goal ≤ 300 KB)`,
-    );
-
-    const exploreTimes = await timeToSelector(
-      browser,
-      `${service.base}/explore`,
-      "figure.chart .recharts-bar-rectangle",
-    );
-    console.log(
-      `Explore, seed data (${RUNS} cold loads): first chart drawn at median ${median(exploreTimes).toFixed(0)} ms (min ${Math.min(...exploreTimes).toFixed(0)}, max ${Math.max(...exploreTimes).toFixed(0)}) after navigation start`,
-    );
-
-    await picture(browser, `${service.base}/explore`, "explore");
-    const history = await makeLongHistory(service);
-    console.log(
-      `History data: 1 series with ${history.runCount.toLocaleString("en-US")} runs (${history.seconds.toFixed(1)} s to generate)`,
-    );
-    const historyTimes = await timeToSelector(
-      browser,
-      `${service.base}/history?series=${history.seriesId}`,
-      "figure.chart .recharts-line-curve",
-    );
-    console.log(
-      `History, ${HISTORY_POINTS.toLocaleString("en-US")} points (server downsampling, max_points=1000; ${RUNS} cold loads): drawn at median ${median(historyTimes).toFixed(0)} ms (min ${Math.min(...historyTimes).toFixed(0)}, max ${Math.max(...historyTimes).toFixed(0)})`,
-    );
-    await picture(browser, `${service.base}/history?series=${history.seriesId}`, "history-100k");
-    console.log("Pictures: bench/out/explore.png, bench/out/history-100k.png");
+    for (const [name, measure] of Object.entries(CASES))
+      if (chosen.length === 0 || chosen.includes(name)) await measure(browser, service);
+    console.log("Pictures: bench/out/*.png");
   } finally {
     await browser.close();
     await service.stop();

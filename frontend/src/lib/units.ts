@@ -106,11 +106,14 @@ export function measuresSpeed(unit: string): boolean {
   return name !== null && DIMENSION_DISPLAY[UNITS[name].dimension].speed;
 }
 
+// One formatter: `toLocaleString` with a locale builds one per call, a hot spot on pages of charts.
+const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 12 });
+
 /** A number with three significant digits, or as a whole number from 1,000 up. */
 export function formatNumber(value: number, significant = 3): string {
   if (!Number.isFinite(value)) return String(value);
-  if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString("en-US");
-  return Number(value.toPrecision(significant)).toLocaleString("en-US", { maximumFractionDigits: 12 });
+  if (Math.abs(value) >= 1000) return NUMBER.format(Math.round(value));
+  return NUMBER.format(Number(value.toPrecision(significant)));
 }
 
 /** One display unit for a set of values, e.g. a chart axis. */

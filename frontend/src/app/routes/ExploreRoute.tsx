@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
@@ -15,12 +15,15 @@ import { useNarrow } from "../../lib/useMediaQuery";
 
 function useSelection() {
   const [selected, setSelected] = useState<MeasuredSeries["id"][]>([]);
-  return {
-    selected,
-    isSelected: (id: MeasuredSeries["id"]) => selected.includes(id),
-    toggle: (id: MeasuredSeries["id"]) =>
-      setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id])),
-  };
+  return useMemo(
+    () => ({
+      selected,
+      isSelected: (id: MeasuredSeries["id"]) => selected.includes(id),
+      toggle: (id: MeasuredSeries["id"]) =>
+        setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id])),
+    }),
+    [selected],
+  );
 }
 
 export function ExploreRoute() {
@@ -28,10 +31,14 @@ export function ExploreRoute() {
   const narrow = useNarrow();
   const series = useQuery(seriesQuery(filters));
   const selection = useSelection();
-  const columns = seriesColumns(selection);
+  const columns = useMemo(() => seriesColumns(selection), [selection]);
   const [sort, toggleSort] = useUrlSort("benchmark");
-  const measured = (series.data ?? []).filter((s): s is MeasuredSeries => s.latest !== null);
+  const measured = useMemo(
+    () => (series.data ?? []).filter((s): s is MeasuredSeries => s.latest !== null),
+    [series.data],
+  );
   const rows = useSortedRows(measured, columns, sort);
+  const charts = useMemo(() => buildBarCharts(measured), [measured]);
   return (
     <>
       <div className="page-head">
@@ -48,10 +55,11 @@ export function ExploreRoute() {
               ) : (
                 <>
                   <p className="muted">
-                    {rows.length} series. Each bar is the latest value of one series; click a bar for its
-                    history.
+                    {rows.length.toLocaleString("en-US")} series in {charts.length.toLocaleString("en-US")}{" "}
+                    charts, one per benchmark and metric. Each bar is the latest value of one series, whiskers
+                    its min–max; click a bar for its history.
                   </p>
-                  <SeriesCharts charts={buildBarCharts(rows)} />
+                  <SeriesCharts charts={charts} />
                   <div className="actions">
                     {selection.selected.length ? (
                       <Link to={historyHref(selection.selected)}>

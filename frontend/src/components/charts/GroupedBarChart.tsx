@@ -4,6 +4,8 @@ import {
   CartesianGrid,
   Cell,
   ErrorBar,
+  LabelList,
+  type LabelProps,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -21,7 +23,7 @@ interface GroupedBarChartProps {
 
 const LINE = 13;
 
-const labelChars = (narrow: boolean) => (narrow ? 16 : 40);
+const labelChars = (narrow: boolean) => (narrow ? 16 : 24);
 
 function rowHeight(lines: readonly ChartLine[], narrow: boolean): number {
   return Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars(narrow)).length * LINE + 6));
@@ -97,6 +99,24 @@ function TooltipBody({
   );
 }
 
+type Datum = { error?: [number, number] | undefined };
+
+/**
+ * The value at the end of a bar, past its whisker: the bar's pixels per unit place the whisker's end
+ * (the value axis starts at zero). In display units, like the axis.
+ */
+function ValueLabel({ viewBox, value, index, data }: LabelProps & { data: Datum[] }) {
+  if (typeof value !== "number" || !viewBox || !("width" in viewBox)) return null;
+  const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
+  const high = data[index ?? -1]?.error?.[1] ?? 0;
+  const whisker = value > 0 ? (width * high) / value : 0;
+  return (
+    <text x={x + width + whisker + 5} y={y + height / 2} dominantBaseline="middle" className="bar-value">
+      {formatNumber(value)}
+    </text>
+  );
+}
+
 /**
  * Horizontal bars grouped by workload: a bold heading line per group, then one bar per implementation,
  * coloured by mode, with min–max as error bars.
@@ -115,7 +135,7 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
       <BarChart
         data={data}
         layout="vertical"
-        margin={{ top: 4, right: 16, bottom: 16, left: 4 }}
+        margin={{ top: 4, right: 64, bottom: 16, left: 4 }}
         barCategoryGap={3}
       >
         <CartesianGrid horizontal={false} strokeDasharray="3 3" className="grid" />
@@ -128,7 +148,7 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
         <YAxis
           type="category"
           dataKey="key"
-          width={narrow ? 130 : 290}
+          width={narrow ? 130 : 180}
           interval={0}
           tickLine={false}
           tick={(props) => <LineTick {...props} lines={byKey} width={labelChars(narrow)} />}
@@ -155,6 +175,7 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
             />
           ))}
           <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" />
+          <LabelList dataKey="value" content={(props) => <ValueLabel {...props} data={data} />} />
         </Bar>
       </BarChart>
     </ResponsiveContainer>

@@ -7,6 +7,7 @@ const cell = (value: number, seriesId: number) => ({ value, error: null, seriesI
 
 const chart: BarChartModel = {
   key: "time_per_op [s]",
+  title: "file-write-tiny",
   metric: "time_per_op",
   direction: "lower",
   scale: scaleFor([1], "s"),
@@ -31,6 +32,14 @@ describe("chartLines", () => {
   it("keeps each bar's cell for the tooltip and the click", () => {
     const last = chartLines(chart).at(-1);
     expect(last?.kind === "bar" && last.cell).toEqual({ value: 3, error: null, seriesId: 12 });
+  });
+
+  it("names each bar by its group when the chart has one implementation", () => {
+    const single = { bars: [bar("b")], rows: chart.rows };
+    expect(chartLines(single).map((l) => [l.kind, l.key, l.label])).toEqual([
+      ["bar", "w1", "workload 1"],
+      ["bar", "w2", "workload 2"],
+    ]);
   });
 
   it("draws nothing without groups", () => {

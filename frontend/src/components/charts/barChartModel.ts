@@ -27,6 +27,8 @@ export interface BarRow {
 
 export interface BarChartModel {
   key: string;
+  /** What the chart is of, e.g. its benchmark. */
+  title: string;
   metric: string;
   direction: Direction | "mixed";
   scale: Scale;
@@ -41,9 +43,16 @@ export type ChartLine =
 
 /**
  * The chart as lines: each group's heading followed by only the bars it has, so sparse groups take
- * no room for bars they lack.
+ * no room for bars they lack. With a single implementation (named in the legend) a group is one
+ * bar under the group's name, with no heading.
  */
 export function chartLines(chart: Pick<BarChartModel, "bars" | "rows">): ChartLine[] {
+  const [only, ...others] = chart.bars;
+  if (only && others.length === 0)
+    return chart.rows.flatMap((row): ChartLine[] => {
+      const cell = row.cells[only.key];
+      return cell ? [{ kind: "bar", key: row.key, label: row.label, bar: only, cell }] : [];
+    });
   return chart.rows.flatMap((row): ChartLine[] => [
     { kind: "group", key: row.key, label: row.label },
     ...chart.bars.flatMap((bar): ChartLine[] => {

@@ -21,20 +21,23 @@ function ModeLegend({ chart }: { chart: BarChartModel }) {
 }
 
 function ariaLabel(chart: BarChartModel): string {
-  return `Bar chart of ${chart.metric} in ${chart.scale.label}, ${directionText(chart.direction)}: ${chart.rows.length} workloads, ${chart.bars.length} implementations. The table below lists the same values.`;
+  return `Bar chart of ${chart.title}, ${chart.metric} in ${chart.scale.label}, ${directionText(chart.direction)}: ${chart.rows.length} workloads, ${chart.bars.length} implementations. The table below lists the same values.`;
 }
 
-/** One grouped bar chart per metric and unit dimension. Clicking a bar opens its history. */
+/**
+ * Small multiples: one compact chart per benchmark and metric, each with its own axis, drawn as it
+ * comes near the viewport. Clicking a bar opens its history.
+ */
 export function SeriesCharts({ charts }: { charts: readonly BarChartModel[] }) {
   const narrow = useNarrow();
   const navigate = useNavigate();
   return (
-    <>
+    <div className="small-multiples">
       {charts.map((chart) => (
         <ChartFigure
           key={chart.key}
-          title={chart.metric}
-          subtitle={`(${chart.scale.label}; ${directionText(chart.direction)}; latest value of each series, whiskers min–max)`}
+          title={chart.title}
+          subtitle={`${chart.metric} (${chart.scale.label}; ${directionText(chart.direction)})`}
           label={ariaLabel(chart)}
         >
           <ModeLegend chart={chart} />
@@ -47,6 +50,6 @@ export function SeriesCharts({ charts }: { charts: readonly BarChartModel[] }) {
           </WhenVisible>
         </ChartFigure>
       ))}
-    </>
+    </div>
   );
 }

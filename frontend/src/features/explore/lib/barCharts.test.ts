@@ -53,12 +53,17 @@ describe("buildBarCharts", () => {
     expect(chart?.bars[0]?.color).toBe(languageColor("go"));
   });
 
-  it("makes one group per benchmark and params", () => {
-    const [chart] = buildBarCharts([series({ value: 1 }), series({ value: 2, params: { writes: 30000 } })]);
-    expect(chart?.rows.map((r) => r.label)).toEqual([
-      "file-write-tiny (writes=10000)",
-      "file-write-tiny (writes=30000)",
+  it("makes one chart per benchmark, titled by it, and one group per params in numeric order", () => {
+    const charts = buildBarCharts([
+      series({ value: 1, params: { writes: 30000 } }),
+      series({ value: 2, params: { writes: 10000 } }),
+      series({ value: 3, benchmark: "file-write-big", params: {} }),
+      series({ value: 4, benchmark: "case-10" }),
+      series({ value: 5, benchmark: "case-9" }),
     ]);
+    expect(charts.map((c) => c.title)).toEqual(["case-9", "case-10", "file-write-big", "file-write-tiny"]);
+    expect(charts[3]?.rows.map((r) => r.label)).toEqual(["writes=10000", "writes=30000"]);
+    expect(charts[2]?.rows.map((r) => r.label)).toEqual(["no params"]);
   });
 
   it("splits charts by metric and unit dimension and compares mixed units in base units", () => {
@@ -74,7 +79,10 @@ describe("buildBarCharts", () => {
         direction: "higher",
       }),
     ]);
-    expect(charts.map((c) => c.key)).toEqual(["iops [ops/s]", "time_per_op [s]"]);
+    expect(charts.map((c) => c.key)).toEqual([
+      "file-write-tiny · iops [ops/s]",
+      "file-write-tiny · time_per_op [s]",
+    ]);
     const time = charts[1];
     expect(time?.scale.label).toBe("µs");
     expect(Object.values(time?.rows[0]?.cells ?? {}).map((c) => Number(c.value.toFixed(3)))).toEqual([
@@ -96,17 +104,14 @@ describe("buildBarCharts", () => {
       series({ value: 2, suite: "other", hardware: "m2" }),
     ]);
     expect(chart?.rows.map((r) => r.label)).toEqual([
-      "file-write-tiny (writes=10000) [dart-async-file-writes]",
-      "file-write-tiny (writes=10000) [other]",
+      "writes=10000 [dart-async-file-writes]",
+      "writes=10000 [other]",
     ]);
   });
 
   it("names the hardware in group labels only when a suite has several machines", () => {
     const [chart] = buildBarCharts([series({ value: 1 }), series({ value: 2, hardware: "m2" })]);
-    expect(chart?.rows.map((r) => r.label)).toEqual([
-      "file-write-tiny (writes=10000) [m1]",
-      "file-write-tiny (writes=10000) [m2]",
-    ]);
+    expect(chart?.rows.map((r) => r.label)).toEqual(["writes=10000 [m1]", "writes=10000 [m2]"]);
   });
 
   it("leaves out series without a value", () => {
@@ -132,10 +137,10 @@ describe("chart lines of a built chart", () => {
     ]);
     const lines = chartLines(chart as BarChartModel);
     expect(lines.map((l) => [l.kind, l.label])).toEqual([
-      ["group", "file-write-tiny (writes=10000)"],
+      ["group", "writes=10000"],
       ["bar", "dart · dart:io · sync · sequential"],
       ["bar", "dart · dart:io · async · sequential"],
-      ["group", "file-write-tiny (writes=30000)"],
+      ["group", "writes=30000"],
       ["bar", "dart · dart:io · async · future-wait-3"],
     ]);
     const [, first] = lines;

@@ -1,8 +1,13 @@
-/** Pivots the latest value of each series into grouped bar charts, one per metric and unit dimension. */
+/**
+ * Pivots the latest value of each series into small multiples: one grouped bar chart per benchmark,
+ * metric and unit dimension, each with its own axis, so a suite of hundreds of benchmarks is a grid
+ * of short charts rather than one chart with a scale that fits none.
+ */
 import type { LatestValue, Series } from "../../../api/types";
 import type { BarChartModel, BarRow, BarSeries } from "../../../components/charts/barChartModel";
 import { languageColor, modeColor } from "../../../lib/colors";
-import { implementationLabel, modeRank, workloadLabel } from "../../../lib/identity";
+import { formatParams, implementationLabel, modeRank } from "../../../lib/identity";
+import { compareText } from "../../../lib/table";
 import { type Scale, scaleFor, toBase } from "../../../lib/units";
 
 /** What the bar charts use of a series: its identity and its latest value, if any. */
@@ -24,10 +29,10 @@ function groupKey(s: SeriesLatest): string {
 
 function compareBars(a: SeriesLatest, b: SeriesLatest): number {
   return (
-    a.language.localeCompare(b.language) ||
-    (a.implementation ?? "").localeCompare(b.implementation ?? "") ||
+    compareText(a.language, b.language) ||
+    compareText(a.implementation ?? "", b.implementation ?? "") ||
     modeRank(a.mode) - modeRank(b.mode) ||
-    (a.variant ?? "").localeCompare(b.variant ?? "")
+    compareText(a.variant ?? "", b.variant ?? "")
   );
 }
 
@@ -58,8 +63,8 @@ function errorOf(s: Measured, scale: Scale, value: number): [number, number] | n
 
 function groupLabel(s: SeriesLatest, showSuite: boolean, showHardware: boolean): string {
   const context = [showSuite ? s.suite : "", showHardware ? s.hardware : ""].filter(Boolean).join(", ");
-  const workload = workloadLabel(s.benchmark, s.params);
-  return context ? `${workload} [${context}]` : workload;
+  const params = formatParams(s.params) || "no params";
+  return context ? `${params} [${context}]` : params;
 }
 
 function buildChart(key: string, series: readonly Measured[]): BarChartModel {
@@ -74,12 +79,9 @@ function buildChart(key: string, series: readonly Measured[]): BarChartModel {
   const rows = new Map<string, BarRow>();
   const ordered = [...series].sort(
     (a, b) =>
-      a.suite.localeCompare(b.suite) ||
-      a.hardware.localeCompare(b.hardware) ||
-      a.benchmark.localeCompare(b.benchmark, "en", { numeric: true }) ||
-      workloadLabel(a.benchmark, a.params).localeCompare(workloadLabel(b.benchmark, b.params), "en", {
-        numeric: true,
-      }),
+      compareText(a.suite, b.suite) ||
+      compareText(a.hardware, b.hardware) ||
+      compareText(formatParams(a.params), formatParams(b.params)),
   );
   for (const s of ordered) {
     const row = rows.get(groupKey(s)) ?? {
@@ -94,6 +96,7 @@ function buildChart(key: string, series: readonly Measured[]): BarChartModel {
   const directions = new Set(series.map((s) => s.direction));
   return {
     key,
+    title: first.benchmark,
     metric: first.metric,
     direction: directions.size === 1 ? first.direction : "mixed",
     scale,
@@ -102,14 +105,20 @@ function buildChart(key: string, series: readonly Measured[]): BarChartModel {
   };
 }
 
-/** One chart per metric and unit dimension, in metric order; series without a value are left out. */
+const chartKey = (s: SeriesLatest) => `${s.benchmark} · ${s.metric} [${s.base_unit}]`;
+
+/**
+ * One chart per benchmark, metric and unit dimension, in benchmark then metric order; series
+ * without a value are left out.
+ */
 export function buildBarCharts(series: readonly SeriesLatest[]): BarChartModel[] {
   const byChart = new Map<string, Measured[]>();
   for (const s of series.filter(isMeasured)) {
-    const key = `${s.metric} [${s.base_unit}]`;
-    byChart.set(key, [...(byChart.get(key) ?? []), s]);
+    const members = byChart.get(chartKey(s));
+    if (members) members.push(s);
+    else byChart.set(chartKey(s), [s]);
   }
   return [...byChart.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, members]) => buildChart(key, members));
+    .map(([key, members]) => buildChart(key, members))
+    .sort((a, b) => compareText(a.title, b.title) || compareText(a.key, b.key));
 }

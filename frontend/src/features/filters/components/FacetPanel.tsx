@@ -12,6 +12,7 @@ import {
   toggleValue,
 } from "../../../lib/filters";
 import { facetsQuery } from "../api";
+import { facetChoices, SEARCH_ABOVE } from "../lib/facetChoices";
 
 const LABELS = {
   suite: "Suite",
@@ -23,8 +24,6 @@ const LABELS = {
   hardware: "Hardware",
   metric: "Metric",
 } as const satisfies Record<Dimension, string>;
-
-const SHOWN = 8;
 
 function FacetGroup({
   dimension,
@@ -40,23 +39,32 @@ function FacetGroup({
   onClear: () => void;
 }) {
   const [expanded, setExpanded] = useState(false);
-  const missing = selected
-    .filter((v) => !values.some((f) => f.value === v))
-    .map((value) => ({ value, count: 0 }));
-  const all = [...values, ...missing];
-  const visible = expanded ? all : all.filter((f, i) => i < SHOWN || selected.includes(f.value));
+  const [query, setQuery] = useState("");
+  const { listed, total, hidden } = facetChoices(values, selected, { query, expanded });
+  const label = LABELS[dimension];
   return (
     <fieldset className="facet" data-dimension={dimension}>
       <legend>
-        {LABELS[dimension]}
+        {label}
         {selected.length ? (
-          <button type="button" onClick={onClear} aria-label={`Clear ${LABELS[dimension]} filter`}>
+          <button type="button" onClick={onClear} aria-label={`Clear ${label} filter`}>
             clear
           </button>
         ) : null}
       </legend>
-      {all.length === 0 ? <span className="muted">none</span> : null}
-      {visible.map((f) => (
+      {total > SEARCH_ABOVE ? (
+        <input
+          type="search"
+          className="facet-search"
+          placeholder={`Search ${total.toLocaleString("en-US")} values`}
+          aria-label={`Search ${label} values`}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      ) : null}
+      {total === 0 ? <span className="muted">none</span> : null}
+      {query && listed.length === 0 ? <span className="muted">no match</span> : null}
+      {listed.map((f) => (
         <label key={f.value} className={f.count === 0 ? "zero" : undefined}>
           <input
             type="checkbox"
@@ -69,14 +77,18 @@ function FacetGroup({
           <span className="count">{f.count}</span>
         </label>
       ))}
-      {all.length > visible.length || expanded ? (
+      {query ? (
+        hidden ? (
+          <span className="muted">{hidden} more match; type more to narrow</span>
+        ) : null
+      ) : hidden || expanded ? (
         <button
           type="button"
           className="more"
           onClick={() => setExpanded(!expanded)}
           aria-expanded={expanded}
         >
-          {expanded ? "Show fewer" : `Show all ${all.length}`}
+          {expanded ? "Show fewer" : `Show all ${total}`}
         </button>
       ) : null}
     </fieldset>

@@ -1,0 +1,106 @@
+// Explore on a real-sized suite (one run of 300 benchmarks × 10 sizes) and the pinned value
+// columns. Times are the bench's business (npm run bench -- big-suite); this checks the budget
+// of elements and that the page works at that size.
+import type { Page } from "@playwright/test";
+import { BENCHMARKS, bigSuiteRun, SIZES } from "./bigSuite.mjs";
+import { column, expect, test, uniqueSuite } from "./fixtures";
+
+const ELEMENT_BUDGET = 20_000;
+
+const elementCount = (page: Page) => page.evaluate(() => document.getElementsByTagName("*").length);
+
+test.describe("a suite of 3,000 results", () => {
+  test("Explore draws small multiples and a virtual table within the element budget", async ({
+    page,
+    service,
+  }) => {
+    const suite = uniqueSuite("big");
+    await service.upload(bigSuiteRun(suite));
+    const results = BENCHMARKS * SIZES.length;
+    await page.goto(`/explore?suite=${suite}`);
+    await expect(page.locator("figure.chart .recharts-bar-rectangle").first()).toBeVisible();
+    await expect(
+      page.getByText(`${results.toLocaleString("en-US")} series in ${BENCHMARKS} charts`),
+    ).toBeVisible();
+    await expect(page.locator("figure.chart")).toHaveCount(BENCHMARKS);
+    // Each chart has its own axis, and only those near the viewport are drawn.
+    const drawn = await page.locator("figure.chart .recharts-surface").count();
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(40);
+    await expect(page.locator("table.data-table")).toHaveAttribute("aria-rowcount", String(results + 1));
+    expect(await column(page, "value").count()).toBeLessThan(200);
+    expect(await elementCount(page)).toBeLessThanOrEqual(ELEMENT_BUDGET);
+
+    // The table's last row is reached by scrolling; the page stays within the budget on the way.
+    await page.locator("table.data-table").scrollIntoViewIfNeeded();
+    await expect(column(page, "benchmark").first()).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const lastRow = page.locator(`table.data-table tbody tr[aria-rowindex="${results + 1}"]`);
+    await expect(lastRow).toBeVisible();
+    expect(await elementCount(page)).toBeLessThanOrEqual(ELEMENT_BUDGET);
+
+    // A long facet is searched: ticking one benchmark leaves its ten rows.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const facet = page.locator('fieldset[data-dimension="benchmark"]');
+    await facet.getByRole("searchbox").fill("case-042");
+    await expect(facet.locator('input[type="checkbox"]')).toHaveCount(1);
+    await facet.locator('input[type="checkbox"]').click();
+    await expect(page).toHaveURL(/benchmark=/);
+    await expect(column(page, "value")).toHaveCount(SIZES.length);
+    await expect(page.locator("figure.chart")).toHaveCount(1);
+  });
+});
+
+/** The pinned columns' cells of the table are inside the viewport and not covered. */
+async function expectInView(page: Page, ids: string[]) {
+  for (const id of ids) {
+    const header = page.locator(`table.data-table thead th:has(button[data-column="${id}"])`);
+    const box = await header.boundingBox();
+    expect(box, `column ${id} is laid out`).not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? 0), `column ${id} ends inside 1400 px`).toBeLessThanOrEqual(1400);
+    expect(box?.x ?? -1, `column ${id} starts inside the screen`).toBeGreaterThanOrEqual(0);
+  }
+}
+
+/** Scrolls each table sideways to its end: the pinned columns stay where they were. */
+async function expectPinned(page: Page, ids: string[]) {
+  const scroller = page.locator(".table-scroll").last();
+  const before = await Promise.all(
+    ids.map((id) =>
+      page.locator(`table.data-table thead th:has(button[data-column="${id}"])`).last().boundingBox(),
+    ),
+  );
+  const scrolled = await scroller.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+    return el.scrollLeft;
+  });
+  const after = await Promise.all(
+    ids.map((id) =>
+      page.locator(`table.data-table thead th:has(button[data-column="${id}"])`).last().boundingBox(),
+    ),
+  );
+  if (scrolled > 0) expect(after.map((b) => b?.x)).toEqual(before.map((b) => b?.x));
+}
+
+test.describe("value columns stay in view at 1400 px", () => {
+  test("Explore: latest value and better beside the benchmark", async ({ page }) => {
+    await page.goto("/explore");
+    await expect(column(page, "value").first()).toBeVisible();
+    await expectInView(page, ["benchmark", "value", "direction"]);
+    await expectPinned(page, ["benchmark", "value", "direction"]);
+  });
+
+  test("Sync vs async: the ratio and its reading beside the benchmark", async ({ page }) => {
+    await page.goto("/modes");
+    await expect(column(page, "ratio").first()).toBeVisible();
+    await expectInView(page, ["benchmark", "ratio", "wording"]);
+    await expectPinned(page, ["benchmark", "ratio", "wording"]);
+  });
+
+  test("a run's results: value and better beside the benchmark", async ({ page }) => {
+    await page.goto("/runs/78b4942b-2f4e-493d-84fe-e2814dc4ab9b");
+    await expect(column(page, "value").first()).toBeVisible();
+    await expectInView(page, ["benchmark", "value", "direction"]);
+    await expectPinned(page, ["benchmark", "value", "direction"]);
+  });
+});
