@@ -61,3 +61,61 @@ export function modeColor(mode: string | null | undefined, index = 0): string {
   const family = MODE_FAMILIES[mode];
   return family[index % family.length] as string;
 }
+
+/**
+ * Colours for the series of one chart, most distinct first: Okabe–Ito, then Paul Tol's muted
+ * scheme (both colour-blind-safe); yellow and sand (too faint on white) and grey (bars
+ * without a mode) are left out.
+ */
+export const SERIES_PALETTE = [
+  OKABE_ITO.blue,
+  OKABE_ITO.orange,
+  OKABE_ITO.bluishGreen,
+  OKABE_ITO.vermillion,
+  OKABE_ITO.reddishPurple,
+  OKABE_ITO.skyBlue,
+  "#332288", // indigo
+  "#117733", // green
+  "#882255", // wine
+  "#999933", // olive
+  "#44AA99", // teal
+  "#AA4499", // purple
+  "#CC6677", // rose
+] as const;
+
+/** Second cue once colours repeat: solid, then dashed patterns. */
+export const SERIES_DASHES = ["", "6 3", "2 3", "8 3 2 3"] as const;
+
+export interface SeriesStyle {
+  color: string;
+  /** SVG dash pattern; "" for solid. */
+  dash: string;
+}
+
+/**
+ * A style per series key, distinct within a chart and stable across views: each key's colour
+ * slot comes from a hash of the key, taken by the next free slot when another key holds it, so
+ * adding or removing a series leaves the others' colours alone unless they collided. Keys are
+ * placed in sorted order, so the order they come in does not matter. Past the palette's length,
+ * colours repeat with the next dash pattern.
+ */
+export function seriesStyles(keys: readonly string[]): Map<string, SeriesStyle> {
+  const size = SERIES_PALETTE.length;
+  const styles = new Map<string, SeriesStyle>();
+  let taken = new Set<number>();
+  let round = 0;
+  for (const key of [...new Set(keys)].sort()) {
+    if (taken.size === size) {
+      taken = new Set();
+      round += 1;
+    }
+    let slot = hash(key) % size;
+    while (taken.has(slot)) slot = (slot + 1) % size;
+    taken.add(slot);
+    styles.set(key, {
+      color: SERIES_PALETTE[slot] as string,
+      dash: SERIES_DASHES[round % SERIES_DASHES.length] as string,
+    });
+  }
+  return styles;
+}

@@ -57,7 +57,7 @@ export function ExploreRoute() {
                   <p className="muted">
                     {rows.length.toLocaleString("en-US")} series in {charts.length.toLocaleString("en-US")}{" "}
                     charts, one per benchmark and metric. Each bar is the latest value of one series, whiskers
-                    its min–max; click a bar for its history.
+                    its min–max; click a bar for its history. <a href="#series-table">Jump to the table</a>
                   </p>
                   <SeriesCharts charts={charts} />
                   <div className="actions">
@@ -71,6 +71,7 @@ export function ExploreRoute() {
                       </span>
                     )}
                   </div>
+                  <div id="series-table" />
                   <DataTable
                     caption="Series matching the filters, latest value each"
                     columns={columns}

@@ -11,13 +11,16 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { powerTicks } from "../../lib/logScale";
 import { formatNumber } from "../../lib/units";
 import { wrapText } from "../../lib/wrapText";
-import { type BarChartModel, type ChartLine, chartLines } from "./barChartModel";
+import { type BarChartModel, type ChartLine, chartLines, whiskerOffset } from "./barChartModel";
 
 interface GroupedBarChartProps {
   chart: BarChartModel;
   narrow: boolean;
+  /** The value axis's domain when it is a log axis (see logDomain); linear from zero otherwise. */
+  log?: [number, number] | null;
   onSelectSeries?: (seriesId: number) => void;
 }
 
@@ -101,15 +104,17 @@ function TooltipBody({
 
 type Datum = { error?: [number, number] | undefined };
 
-/**
- * The value at the end of a bar, past its whisker: the bar's pixels per unit place the whisker's end
- * (the value axis starts at zero). In display units, like the axis.
- */
-function ValueLabel({ viewBox, value, index, data }: LabelProps & { data: Datum[] }) {
+/** The value at the end of a bar, past its whisker; in display units, like the axis. */
+function ValueLabel({
+  viewBox,
+  value,
+  index,
+  data,
+  logMin,
+}: LabelProps & { data: Datum[]; logMin: number | null }) {
   if (typeof value !== "number" || !viewBox || !("width" in viewBox)) return null;
   const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
-  const high = data[index ?? -1]?.error?.[1] ?? 0;
-  const whisker = value > 0 ? (width * high) / value : 0;
+  const whisker = whiskerOffset(width, value, data[index ?? -1]?.error?.[1] ?? 0, logMin);
   return (
     <text x={x + width + whisker + 5} y={y + height / 2} dominantBaseline="middle" className="bar-value">
       {formatNumber(value)}
@@ -121,7 +126,7 @@ function ValueLabel({ viewBox, value, index, data }: LabelProps & { data: Datum[
  * Horizontal bars grouped by workload: a bold heading line per group, then one bar per implementation,
  * coloured by mode, with min–max as error bars.
  */
-export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarChartProps) {
+export function GroupedBarChart({ chart, narrow, log = null, onSelectSeries }: GroupedBarChartProps) {
   const lines = chartLines(chart);
   const byKey = new Map(lines.map((l) => [l.key, l]));
 
@@ -141,6 +146,10 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
         <CartesianGrid horizontal={false} strokeDasharray="3 3" className="grid" />
         <XAxis
           type="number"
+          scale={log ? "log" : "auto"}
+          domain={log ?? [0, "auto"]}
+          ticks={log ? powerTicks(log) : undefined}
+          allowDataOverflow={log !== null}
           tickFormatter={(v: number) => formatNumber(v)}
           label={{ value: chart.scale.label, position: "insideBottom", offset: -10, className: "axis-label" }}
           className="axis"
@@ -175,7 +184,10 @@ export function GroupedBarChart({ chart, narrow, onSelectSeries }: GroupedBarCha
             />
           ))}
           <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" />
-          <LabelList dataKey="value" content={(props) => <ValueLabel {...props} data={data} />} />
+          <LabelList
+            dataKey="value"
+            content={(props) => <ValueLabel {...props} data={data} logMin={log?.[0] ?? null} />}
+          />
         </Bar>
       </BarChart>
     </ResponsiveContainer>

@@ -1,8 +1,8 @@
+import { useState } from "react";
 import {
   Area,
   CartesianGrid,
   ComposedChart,
-  Legend,
   Line,
   ReferenceLine,
   ResponsiveContainer,
@@ -11,6 +11,7 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "../../lib/colors";
+import { logDomain, spansDecades } from "../../lib/logScale";
 import { formatDate, formatDateTime } from "../../lib/time";
 import { formatNumber } from "../../lib/units";
 import {
@@ -23,6 +24,7 @@ import {
   type TimeRow,
   timeDomain,
 } from "./historyChartModel";
+import { SeriesLegend } from "./SeriesLegend";
 
 const MARKER_COLORS = {
   regression: OKABE_ITO.vermillion,
@@ -86,11 +88,13 @@ function MarkerLabel({
 
 function TooltipBody({
   chart,
+  hidden,
   selectable,
   active,
   payload,
 }: {
   chart: HistoryChartModel;
+  hidden: ReadonlySet<string>;
   selectable: boolean;
   active?: boolean;
   payload?: { payload?: TimeRow }[];
@@ -103,7 +107,7 @@ function TooltipBody({
       <ul>
         {chart.lines.map((line) => {
           const point = row.points[line.key];
-          if (!point) return null;
+          if (!point || hidden.has(line.key)) return null;
           const band = point.band
             ? ` (${chart.scale.format(point.band[0])} – ${chart.scale.format(point.band[1])})`
             : "";
@@ -123,8 +127,23 @@ function TooltipBody({
   );
 }
 
-/** Values over real time, one line per series, min–max bands, and optional markers. */
+/** Every value the visible lines draw, bands included: what the value axis must hold. */
+function drawnValues(chart: HistoryChartModel, hidden: ReadonlySet<string>): number[] {
+  return chart.lines
+    .filter((l) => !hidden.has(l.key))
+    .flatMap((l) => l.points.flatMap((p) => [p.value, ...(p.band ?? [])]));
+}
+
+/**
+ * Values over real time, one line per series, min–max bands, and optional markers. The legend
+ * hides, shows or isolates series; where the values span decades a log axis can be chosen.
+ */
 export function HistoryChart({ chart, markers = [], onSelectRun, height = 340 }: HistoryChartProps) {
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [logChosen, setLog] = useState(false);
+  const values = drawnValues(chart, hidden);
+  const logOffered = spansDecades(values);
+  const log = logOffered && logChosen ? logDomain(values) : null;
   const span = timeDomain(chart.lines);
   const placed = placeMarkers(markers, span);
   const markerSpace = placed.length ? 12 + Math.min(placed.length, MARKER_ROWS) * MARKER_ROW_HEIGHT : 16;
@@ -132,74 +151,90 @@ export function HistoryChart({ chart, markers = [], onSelectRun, height = 340 }:
   const day = 86_400_000;
   const domain: [number, number] = span[0] === span[1] ? [span[0] - day, span[1] + day] : span;
   return (
-    <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart
-        data={mergeByTime(chart.lines)}
-        margin={{ top: markerSpace, right: 16, bottom: 16, left: 8 }}
-      >
-        <CartesianGrid strokeDasharray="3 3" className="grid" />
-        <XAxis
-          dataKey="t"
-          type="number"
-          scale="time"
-          domain={domain}
-          tickFormatter={(t: number) => formatDate(t)}
-          className="axis"
-          minTickGap={40}
-        />
-        <YAxis
-          tickFormatter={(v: number) => formatNumber(v)}
-          label={{ value: chart.scale.label, angle: -90, position: "insideLeft", className: "axis-label" }}
-          className="axis"
-          width={64}
-        />
-        <Tooltip content={<TooltipBody chart={chart} selectable={onSelectRun !== undefined} />} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        {chart.lines.map((line) => (
-          <Area
-            key={`band-${line.key}`}
-            dataKey={(row: TimeRow) => row.points[line.key]?.band ?? undefined}
-            stroke="none"
-            fill={line.color}
-            fillOpacity={0.18}
-            connectNulls
-            isAnimationActive={false}
-            legendType="none"
-            tooltipType="none"
-            name={`${line.label} range`}
+    <>
+      <div className="chart-controls">
+        <SeriesLegend entries={chart.lines} hidden={hidden} onChange={setHidden} />
+        {logOffered ? (
+          <label className="log-toggle">
+            <input type="checkbox" checked={logChosen} onChange={(e) => setLog(e.target.checked)} /> Log scale
+          </label>
+        ) : null}
+      </div>
+      <ResponsiveContainer width="100%" height={height}>
+        <ComposedChart
+          data={mergeByTime(chart.lines)}
+          margin={{ top: markerSpace, right: 16, bottom: 16, left: 8 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" className="grid" />
+          <XAxis
+            dataKey="t"
+            type="number"
+            scale="time"
+            domain={domain}
+            tickFormatter={(t: number) => formatDate(t)}
+            className="axis"
+            minTickGap={40}
           />
-        ))}
-        {chart.lines.map((line) => (
-          <Line
-            key={line.key}
-            name={line.label}
-            dataKey={(row: TimeRow) => row.points[line.key]?.value}
-            stroke={line.color}
-            strokeDasharray={line.dash}
-            strokeWidth={2}
-            connectNulls
-            isAnimationActive={false}
-            dot={line.points.length <= 200 ? { r: 4, fill: line.color, cursor: pointer } : false}
-            activeDot={{
-              r: 6,
-              cursor: pointer,
-              onClick: (_event: unknown, dot: unknown) => {
-                const runId = (dot as { payload?: TimeRow }).payload?.points[line.key]?.runId;
-                if (runId) onSelectRun?.(runId);
-              },
-            }}
+          <YAxis
+            scale={log ? "log" : "auto"}
+            domain={log ?? [0, "auto"]}
+            allowDataOverflow={log !== null}
+            tickFormatter={(v: number) => formatNumber(v)}
+            label={{ value: chart.scale.label, angle: -90, position: "insideLeft", className: "axis-label" }}
+            className="axis"
+            width={64}
           />
-        ))}
-        {placed.map((marker, index) => (
-          <ReferenceLine
-            key={`${marker.kind}-${marker.t}-${marker.label}`}
-            x={marker.t}
-            stroke={MARKER_COLORS[marker.kind]}
-            strokeDasharray="4 2"
-            label={<MarkerLabel marker={marker} row={index % MARKER_ROWS} />}
+          <Tooltip
+            content={<TooltipBody chart={chart} hidden={hidden} selectable={onSelectRun !== undefined} />}
           />
-        ))}
-      </ComposedChart>
-    </ResponsiveContainer>
+          {chart.lines.map((line) => (
+            <Area
+              key={`band-${line.key}`}
+              hide={hidden.has(line.key)}
+              dataKey={(row: TimeRow) => row.points[line.key]?.band ?? undefined}
+              stroke="none"
+              fill={line.color}
+              fillOpacity={0.18}
+              connectNulls
+              isAnimationActive={false}
+              legendType="none"
+              tooltipType="none"
+              name={`${line.label} range`}
+            />
+          ))}
+          {chart.lines.map((line) => (
+            <Line
+              key={line.key}
+              hide={hidden.has(line.key)}
+              name={line.label}
+              dataKey={(row: TimeRow) => row.points[line.key]?.value}
+              stroke={line.color}
+              strokeDasharray={line.dash}
+              strokeWidth={2}
+              connectNulls
+              isAnimationActive={false}
+              dot={line.points.length <= 200 ? { r: 4, fill: line.color, cursor: pointer } : false}
+              activeDot={{
+                r: 6,
+                cursor: pointer,
+                onClick: (_event: unknown, dot: unknown) => {
+                  const runId = (dot as { payload?: TimeRow }).payload?.points[line.key]?.runId;
+                  if (runId) onSelectRun?.(runId);
+                },
+              }}
+            />
+          ))}
+          {placed.map((marker, index) => (
+            <ReferenceLine
+              key={`${marker.kind}-${marker.t}-${marker.label}`}
+              x={marker.t}
+              stroke={MARKER_COLORS[marker.kind]}
+              strokeDasharray="4 2"
+              label={<MarkerLabel marker={marker} row={index % MARKER_ROWS} />}
+            />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </>
   );
 }

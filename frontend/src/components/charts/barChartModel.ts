@@ -61,3 +61,14 @@ export function chartLines(chart: Pick<BarChartModel, "bars" | "rows">): ChartLi
     }),
   ]);
 }
+
+/**
+ * How far past a bar's end (px) its upper whisker reaches: the bar's `width` px stand for its
+ * `value` from zero, or on a log axis for log(value / logMin) from the axis start.
+ */
+export function whiskerOffset(width: number, value: number, high: number, logMin: number | null): number {
+  if (value <= 0 || high <= 0) return 0;
+  if (logMin === null) return (width * high) / value;
+  const span = Math.log(value / logMin);
+  return span > 0 ? (width * Math.log((value + high) / value)) / span : 0;
+}

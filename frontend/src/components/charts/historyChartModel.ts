@@ -19,7 +19,7 @@ export interface HistoryLine {
   key: string;
   label: string;
   color: string;
-  /** SVG dash pattern telling apart lines of one language; "" for solid. */
+  /** SVG dash pattern, a second cue where colours repeat; "" for solid. */
   dash: string;
   /** In time order. */
   points: HistoryDatum[];

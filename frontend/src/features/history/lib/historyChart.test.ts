@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryPoint, SeriesHistory, SeriesIdentity } from "../../../api/types";
-import { languageColor } from "../../../lib/colors";
+import { seriesStyles } from "../../../lib/colors";
 import { buildHistoryCharts } from "./historyChart";
 
 const series = (id: number, overrides: Partial<SeriesIdentity> = {}): SeriesIdentity => ({
@@ -50,10 +50,13 @@ describe("buildHistoryCharts", () => {
     expect(chart?.lines[0]?.points.map((p) => p.runId)).toEqual(["a", "b"]);
     expect(chart?.lines[0]?.points[0]?.t).toBe(Date.parse("2025-03-20T00:00:00Z"));
     expect(chart?.lines[1]?.points[0]?.value).toBeCloseTo(31.41);
-    expect(chart?.lines.map((l) => [l.color, l.dash])).toEqual([
-      [languageColor("c"), ""],
-      [languageColor("c"), "6 3"],
+    // Sync and posixaio of one language: each series its own colour, the same on every chart.
+    const styles = seriesStyles(["1", "2"]);
+    expect(chart?.lines.map((l) => ({ color: l.color, dash: l.dash }))).toEqual([
+      styles.get("1"),
+      styles.get("2"),
     ]);
+    expect(chart?.lines[0]?.color).not.toBe(chart?.lines[1]?.color);
     expect(chart?.lines[0]?.label).toBe("c · fio/sync · sync — fio-randread-4k (direct=0), latency, m");
     expect(chart?.direction).toBe("lower");
   });
@@ -110,6 +113,6 @@ describe("line labels", () => {
       history(series(2, { branch: "feature-x" }), [point]),
     ]);
     expect(both?.lines.map((l) => l.label.split(", ").at(-1))).toEqual(["branch main", "branch feature-x"]);
-    expect(both?.lines[0]?.dash).not.toEqual(both?.lines[1]?.dash);
+    expect(both?.lines[0]?.color).not.toEqual(both?.lines[1]?.color);
   });
 });

@@ -1,11 +1,9 @@
 /** Shapes series histories into time charts: one per unit dimension, a line per series. */
 import type { HistoryPoint, SeriesHistory } from "../../../api/types";
 import type { HistoryChartModel, HistoryLine } from "../../../components/charts/historyChartModel";
-import { languageColor } from "../../../lib/colors";
+import { type SeriesStyle, seriesStyles } from "../../../lib/colors";
 import { implementationLabel, workloadLabel } from "../../../lib/identity";
 import { type Scale, scaleFor, toBase } from "../../../lib/units";
-
-const DASHES = ["", "6 3", "2 3", "8 3 2 3"];
 
 /** The branch is named when a chart holds series of several branches (a feature against main). */
 function seriesLabel(s: SeriesHistory["series"], withBranch: boolean): string {
@@ -29,16 +27,15 @@ function allBaseValues(histories: readonly SeriesHistory[]): number[] {
 function buildChart(key: string, histories: readonly SeriesHistory[]): HistoryChartModel {
   const first = (histories[0] as SeriesHistory).series;
   const scale = scaleFor(allBaseValues(histories), first.base_unit);
-  const perLanguage = new Map<string, number>();
   const severalBranches = new Set(histories.map((h) => h.series.branch)).size > 1;
+  const styles = seriesStyles(histories.map((h) => String(h.series.id)));
   const lines = histories.map((h): HistoryLine => {
-    const index = perLanguage.get(h.series.language) ?? 0;
-    perLanguage.set(h.series.language, index + 1);
+    const style = styles.get(String(h.series.id)) as SeriesStyle;
     return {
       key: String(h.series.id),
       label: seriesLabel(h.series, severalBranches),
-      color: languageColor(h.series.language),
-      dash: DASHES[index % DASHES.length] as string,
+      color: style.color,
+      dash: style.dash,
       points: h.points
         .map((p) => ({
           t: Date.parse(p.started_at),
