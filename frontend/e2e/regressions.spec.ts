@@ -2,7 +2,7 @@
 // Regressions page, triaged by a maintainer in the browser, and marked on the series' history chart.
 // Each test uploads its own step into a suite of its own, so they run in any order.
 import type { Page } from "@playwright/test";
-import type { Regression, RegressionPage } from "../src/api/types";
+import type { Regression, RegressionPage, RunList } from "../src/api/types";
 import { expect, type Service, screenshots, test, type UploadBody, uniqueSuite } from "./fixtures";
 
 const DAY = 86_400_000;
@@ -83,6 +83,33 @@ test.describe("regressions", () => {
     await expect(row).toContainText(/confidence \d+ %/);
     await expect(row).toContainText("parse-json (size=1MiB)");
     await expect(row.locator(".badge")).toHaveText("untriaged");
+  });
+
+  test("its page draws the history around the change and each side's runs", async ({ page, service }) => {
+    const regression = await detectedStep(service);
+    const { items: runs } = await service.get<RunList>(
+      `/api/v1/runs?suite=${regression.series.suite}&limit=100`,
+    );
+    const previous = runs.find((r) => r.started_at === "2025-01-10T00:00:00Z");
+    await page.goto(`/regressions/${regression.id}`);
+    const around = page.getByRole("region", { name: "The change drawn" });
+    const history = around.locator("figure.chart").filter({ hasText: "History around the change" });
+    await expect(history.locator(".recharts-line-curve")).toBeVisible();
+    await expect(history.locator('.marker-label[data-kind="regression"]')).toHaveCount(1);
+    const strips = around.locator("figure.chart").filter({ hasText: "Before and after" });
+    // One dot per run: 10 before the step, 8 from it on; a box and a median per side.
+    await expect(strips.locator(".strip-levels .recharts-scatter-symbol")).toHaveCount(18);
+    await expect(strips.locator(".strip-median")).toHaveCount(2);
+    await expect(strips).toContainText("before (10 runs)");
+    await expect(strips).toContainText("after (8 runs)");
+    const compare = around.getByRole("link", { name: "Compare with the previous run" });
+    await expect(compare).toHaveAttribute(
+      "href",
+      `/compare?${new URLSearchParams({ baseline: previous?.id ?? "", contender: regression.run_id })}`,
+    );
+    await screenshots(page, "regression-chart");
+    await compare.click();
+    await expect(page.locator('table.data-table td[data-column="change"]').first()).toContainText("%");
   });
 
   test("a maintainer triages it with a pasted token; refused tokens are explained", async ({

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Depends, Query
 from benchboard.bounds import Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
-from benchboard.regressions import service, webhooks
+from benchboard.regressions import context, service, webhooks
 from benchboard.regressions.schemas import (
+    RegressionContext,
     RegressionHistory,
     RegressionOut,
     RegressionPage,
@@ -83,6 +84,17 @@ def triage_regression(
 def get_regression_history(regression_id: Id64, session: SessionDep) -> RegressionHistory:
     """Who changed what, when (the detector included)."""
     return service.get_regression_history(session, regression_id)
+
+
+@router.get("/{regression_id}/context", dependencies=[ReadAccess], responses=_NOT_FOUND)
+def get_regression_context(
+    regression_id: int,
+    session: SessionDep,
+    window: Annotated[int, Query(ge=1, le=500, description="runs on each side")] = 30,
+) -> RegressionContext:
+    """The series' runs around the change (with replicates), each side's spread, the commit
+    range and the last run before it, for the change's chart."""
+    return context.regression_context(session, regression_id, window=window)
 
 
 webhooks_router = APIRouter(prefix="/api/v1/webhooks", tags=["regressions"])

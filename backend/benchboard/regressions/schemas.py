@@ -155,3 +155,42 @@ class SeriesDetection(BaseModel):
     runs_after_change: int = Field(description="Runs after a step before it is reported")
     baseline_reset: bool = Field(description="Analysis starts at a change marked expected")
     text: str = Field(description="The state in words")
+
+
+class ContextPoint(BaseModel):
+    """One run's level of the changed series, in its base unit."""
+
+    run_id: uuid.UUID
+    started_at: datetime
+    value_base: float
+    samples_base: list[float] | None = Field(
+        description="The run's replicates in the base unit, where it reported them"
+    )
+    commit: str | None
+
+
+class LevelSpread(BaseModel):
+    """How one side's run levels spread (base unit): count and five-number summary."""
+
+    count: int
+    min: float
+    q1: float
+    median: float
+    q3: float
+    max: float
+
+
+class RegressionContext(BaseModel):
+    """The runs around a detected change, for its chart."""
+
+    before: list[ContextPoint] = Field(description="Runs before the change, in time order")
+    after: list[ContextPoint] = Field(
+        description="The run the change was found at, then later runs, in time order"
+    )
+    before_spread: LevelSpread | None
+    after_spread: LevelSpread | None
+    previous_run_id: uuid.UUID | None = Field(
+        description="The series' last run before the change: compare it with the change's run"
+    )
+    commit_before: str | None = Field(description="git commit of the last run before the change")
+    commit_after: str | None = Field(description="git commit of the run the change was found at")

@@ -189,6 +189,27 @@ export interface paths {
         patch: operations["triage_regression_api_v1_regressions__regression_id__patch"];
         trace?: never;
     };
+    "/api/v1/regressions/{regression_id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Regression Context
+         * @description The series' runs around the change (with replicates), each side's spread, the commit
+         *     range and the last run before it, for the change's chart.
+         */
+        get: operations["get_regression_context_api_v1_regressions__regression_id__context_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/regressions/{regression_id}/history": {
         parameters: {
             query?: never;
@@ -714,6 +735,31 @@ export interface components {
             run_count: number;
         };
         /**
+         * ContextPoint
+         * @description One run's level of the changed series, in its base unit.
+         */
+        ContextPoint: {
+            /** Commit */
+            commit: string | null;
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+            /**
+             * Samples Base
+             * @description The run's replicates in the base unit, where it reported them
+             */
+            samples_base: number[] | null;
+            /**
+             * Started At
+             * Format: date-time
+             */
+            started_at: string;
+            /** Value Base */
+            value_base: number;
+        };
+        /**
          * DetectionEvidence
          * @description What a detected change rests on (regressions.detect.Evidence).
          */
@@ -1081,6 +1127,24 @@ export interface components {
             /** Text */
             text: string;
         };
+        /**
+         * LevelSpread
+         * @description How one side's run levels spread (base unit): count and five-number summary.
+         */
+        LevelSpread: {
+            /** Count */
+            count: number;
+            /** Max */
+            max: number;
+            /** Median */
+            median: number;
+            /** Min */
+            min: number;
+            /** Q1 */
+            q1: number;
+            /** Q3 */
+            q3: number;
+        };
         /** MatchedResult */
         MatchedResult: {
             /** Base Unit */
@@ -1216,6 +1280,39 @@ export interface components {
              * @enum {string}
              */
             method: "delta_log" | "range";
+        };
+        /**
+         * RegressionContext
+         * @description The runs around a detected change, for its chart.
+         */
+        RegressionContext: {
+            /**
+             * After
+             * @description The run the change was found at, then later runs, in time order
+             */
+            after: components["schemas"]["ContextPoint"][];
+            after_spread: components["schemas"]["LevelSpread"] | null;
+            /**
+             * Before
+             * @description Runs before the change, in time order
+             */
+            before: components["schemas"]["ContextPoint"][];
+            before_spread: components["schemas"]["LevelSpread"] | null;
+            /**
+             * Commit After
+             * @description git commit of the run the change was found at
+             */
+            commit_after: string | null;
+            /**
+             * Commit Before
+             * @description git commit of the last run before the change
+             */
+            commit_before: string | null;
+            /**
+             * Previous Run Id
+             * @description The series' last run before the change: compare it with the change's run
+             */
+            previous_run_id: string | null;
         };
         /** RegressionEventOut */
         RegressionEventOut: {
@@ -2835,6 +2932,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_regression_context_api_v1_regressions__regression_id__context_get: {
+        parameters: {
+            query?: {
+                /** @description runs on each side */
+                window?: number;
+            };
+            header?: never;
+            path: {
+                regression_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionContext"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 import { QueryView } from "../../components/Status";
 import { regressionQuery } from "../../features/regressions/api";
 import { AuditTrail } from "../../features/regressions/components/AuditTrail";
+import { ChangeContext } from "../../features/regressions/components/ChangeContext";
 import { ChangeSummary } from "../../features/regressions/components/ChangeSummary";
 import { LinkList } from "../../features/regressions/components/LinkList";
 import { SeriesIdentity } from "../../features/regressions/components/SeriesIdentity";
@@ -42,6 +43,7 @@ export function RegressionRoute() {
                 <LinkList links={r.links} />
               </section>
             </div>
+            <ChangeContext regression={r} />
             <TriageForm regression={r} />
             <AuditTrail regressionId={r.id} />
           </>

@@ -49,6 +49,19 @@ export const regressionQuery = (id: number) =>
       ),
   });
 
+/** The series' runs around a change, each side's spread and the commit range, for its chart. */
+export const regressionContextQuery = (id: number) =>
+  queryOptions({
+    queryKey: ["regressions", "context", id],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/regressions/{regression_id}/context", {
+          params: { path: { regression_id: id } },
+          signal,
+        }),
+      ),
+  });
+
 export const auditTrailQuery = (id: number) =>
   queryOptions({
     queryKey: ["regressions", "audit", id],

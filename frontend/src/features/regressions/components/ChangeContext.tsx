@@ -1,0 +1,121 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useNavigate } from "react-router";
+import type { Regression } from "../../../api/types";
+import { ChartFigure } from "../../../components/charts/ChartFigure";
+import { HistoryChart } from "../../../components/charts/HistoryChart";
+import { StripChart } from "../../../components/charts/StripChart";
+import { QueryView } from "../../../components/Status";
+import { directionText } from "../../../lib/units";
+import { regressionContextQuery } from "../api";
+import { changeHistory, changeScale, changeStrips } from "../lib/changeChart";
+import { formatSize } from "../lib/wording";
+
+const runHref = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
+
+/** Where the change's runs came from: the commits on each side and a comparison of the two runs. */
+function CommitRange({
+  regression,
+  previousRunId,
+  before,
+  after,
+}: {
+  regression: Regression;
+  previousRunId: string | null;
+  before: string | null;
+  after: string | null;
+}) {
+  return (
+    <dl className="commit-range">
+      <dt>Commits</dt>
+      <dd>
+        {before || after ? (
+          <>
+            <code>{before?.slice(0, 12) ?? "unknown"}</code> → <code>{after?.slice(0, 12) ?? "unknown"}</code>
+          </>
+        ) : (
+          <span className="muted">The runs record no commits.</span>
+        )}
+      </dd>
+      <dt>Runs</dt>
+      <dd>
+        {previousRunId ? (
+          <>
+            <Link to={runHref(previousRunId)}>last before</Link> →{" "}
+            <Link to={runHref(regression.run_id)}>found at</Link> ·{" "}
+            <Link
+              to={`/compare?${new URLSearchParams({ baseline: previousRunId, contender: regression.run_id })}`}
+            >
+              Compare with the previous run
+            </Link>
+          </>
+        ) : (
+          <span className="muted">No earlier run of this series.</span>
+        )}
+      </dd>
+    </dl>
+  );
+}
+
+/**
+ * The change drawn: the series' runs around it with the change marked, and the spread of run
+ * levels (and replicates) before and after it.
+ */
+export function ChangeContext({ regression }: { regression: Regression }) {
+  const context = useQuery(regressionContextQuery(regression.id));
+  const navigate = useNavigate();
+  return (
+    <section aria-label="The change drawn">
+      <h2>Around the change</h2>
+      <QueryView query={context} what="the runs around the change">
+        {(c) => {
+          const scale = changeScale(c, regression);
+          const history = changeHistory(c, regression, scale);
+          const strips = changeStrips(c, scale);
+          const direction = directionText(regression.series.direction);
+          return (
+            <>
+              <CommitRange
+                regression={regression}
+                previousRunId={c.previous_run_id}
+                before={c.commit_before}
+                after={c.commit_after}
+              />
+              <div className="change-charts">
+                <ChartFigure
+                  title="History around the change"
+                  subtitle={`(${scale.label}; ${direction}; ${c.before.length} runs before, ${c.after.length} from the change on)`}
+                  label={`Time chart of ${regression.series.metric} around the change: ${c.before.length} runs before and ${c.after.length} after, the change marked.`}
+                >
+                  <HistoryChart
+                    chart={history}
+                    markers={[
+                      {
+                        time: regression.started_at,
+                        label: formatSize(regression),
+                        kind: regression.direction,
+                      },
+                    ]}
+                    onSelectRun={(runId) => navigate(runHref(runId))}
+                    height={300}
+                  />
+                </ChartFigure>
+                <ChartFigure
+                  title="Before and after"
+                  subtitle={`(${scale.label}; box: quartiles and median of run levels; small dots: replicates)`}
+                  label={`Strip chart of run levels before (${strips[0].count} runs) and after (${strips[1].count} runs) the change, with boxes of quartiles and medians.`}
+                >
+                  <StripChart
+                    strips={strips}
+                    unit={scale.label}
+                    format={scale.format}
+                    onSelectRun={(runId) => navigate(runHref(runId))}
+                  />
+                </ChartFigure>
+              </div>
+            </>
+          );
+        }}
+      </QueryView>
+    </section>
+  );
+}
