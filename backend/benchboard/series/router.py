@@ -55,7 +55,7 @@ def get_series_history(
 
 
 @router.get("/series/{series_id}/detection", responses={404: {"model": ErrorOut}})
-def get_series_detection(series_id: int, session: SessionDep) -> SeriesDetection:
+def get_series_detection(series_id: Id64, session: SessionDep) -> SeriesDetection:
     """What change detection can see in the series now: runs analysed, noise within and
     between runs, the smallest change it would report, or how many more runs it needs."""
     return series_state.get_series_detection(session, series_id)
