@@ -17,7 +17,11 @@ from sqlalchemy import BigInteger, Connection, Text, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-# Row locks in id order, as the results were written, so two uploads cannot deadlock.
+# Row locks in id order, as the results were written, so two uploads cannot deadlock: an
+# UPDATE … WHERE id = ANY(…) alone locks in whatever order its plan visits the rows.
+_LOCK_SERIES = text(
+    "SELECT id FROM series WHERE id = ANY(:series_ids) ORDER BY id FOR NO KEY UPDATE"
+).bindparams(bindparam("series_ids", type_=ARRAY(BigInteger)))
 _COUNT_SERIES = text(
     "UPDATE series SET result_count = result_count + 1,"
     " first_started_at = least(first_started_at, :started_at),"
@@ -64,9 +68,9 @@ def count_run(session: Session, run: RunTotals) -> None:
 
     Last in the upload: the suite-branch row lock is held only until the commit.
     """
-    session.execute(
-        _COUNT_SERIES, {"started_at": run.started_at, "series_ids": sorted(run.series_ids)}
-    )
+    series_ids = sorted(run.series_ids)
+    session.execute(_LOCK_SERIES, {"series_ids": series_ids})
+    session.execute(_COUNT_SERIES, {"started_at": run.started_at, "series_ids": series_ids})
     session.execute(
         _COUNT_RUN,
         {
@@ -100,7 +104,9 @@ def uncount_run(
     session: Session, *, suite: str, branch: str, started_at: datetime, series_ids: set[int]
 ) -> None:
     """Take a deleted run (its results and emptied series already gone) out of the totals."""
-    session.execute(_UNCOUNT_SERIES, {"started_at": started_at, "series_ids": sorted(series_ids)})
+    ordered = sorted(series_ids)
+    session.execute(_LOCK_SERIES, {"series_ids": ordered})
+    session.execute(_UNCOUNT_SERIES, {"started_at": started_at, "series_ids": ordered})
     session.execute(
         text("SELECT recount_suite_branch(:suite, :branch)"), {"suite": suite, "branch": branch}
     )
