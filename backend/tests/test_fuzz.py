@@ -6,6 +6,9 @@ The service runs as `benchboard serve` runs it, on a database of its own (what f
 commits must not meet the other tests). A modest number of examples per operation
 (BENCHBOARD_FUZZ_EXAMPLES) keeps it to a few minutes on two cores; on failure the output
 names each failing case with a curl command and the seed to replay it.
+
+The seed is fixed (BENCHBOARD_FUZZ_SEED), so a commit fuzzes the same way in every build
+and a red build replays exactly; set another seed, or more examples, to search further.
 """
 
 import os
@@ -27,6 +30,7 @@ from benchboard.tokens.service import create_token
 from tests.processes import free_port, processes, service_env, wait_for
 
 MAX_EXAMPLES = int(os.environ.get("BENCHBOARD_FUZZ_EXAMPLES", "10"))
+SEED = int(os.environ.get("BENCHBOARD_FUZZ_SEED", "20261123"))
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 BATCH = "/api/v1/runs/batch"
 WRITES = [
@@ -59,6 +63,8 @@ def _schemathesis(
             phases,
             "--max-examples",
             str(MAX_EXAMPLES),
+            "--seed",
+            str(SEED),
             # One worker: with two, schemathesis' own generator has tripped (a Hypothesis
             # FlakyFailure inside it, not an answer of ours).
             "--workers",
