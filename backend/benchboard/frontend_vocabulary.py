@@ -7,6 +7,7 @@ them with; `make openapi` writes the file and `api_drift` fails when it is stale
 import json
 from dataclasses import asdict
 
+from benchboard.series.schemas import SERIES_PAGE_MAX
 from benchboard.vocabulary import CHANGE_DIRECTIONS, TRIAGE_STATUSES
 from benchboard_ingest.vocabulary import DIRECTIONS, MODES, UNIT_ALIASES, UNITS
 
@@ -34,6 +35,7 @@ def typescript_vocabulary() -> str:
             _const("MODES", list(MODES)),
             _const("CHANGE_DIRECTIONS", list(CHANGE_DIRECTIONS)),
             _const("TRIAGE_STATUSES", list(TRIAGE_STATUSES)),
+            _const("SERIES_PAGE_MAX", SERIES_PAGE_MAX),
             "export type UnitName = keyof typeof UNITS;\n",
             'export type UnitDimension = (typeof UNITS)[UnitName]["dimension"];\n',
         ]

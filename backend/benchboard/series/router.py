@@ -12,7 +12,7 @@ from benchboard.regressions import series_state
 from benchboard.regressions.schemas import SeriesDetection
 from benchboard.series import history, service
 from benchboard.series.filters import SeriesFilterDep
-from benchboard.series.schemas import Facets, SeriesHistory, SeriesPage
+from benchboard.series.schemas import SERIES_PAGE_MAX, Facets, SeriesHistory, SeriesPage
 
 router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess])
 
@@ -27,7 +27,7 @@ def get_facets(session: SessionDep, series_filter: SeriesFilterDep) -> Facets:
 def list_series(
     session: SessionDep,
     series_filter: SeriesFilterDep,
-    limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
+    limit: Annotated[int, Query(ge=1, le=SERIES_PAGE_MAX)] = 1000,
     cursor: str | None = None,
 ) -> Response:
     """Series matching the filters, each with its identity and latest value."""

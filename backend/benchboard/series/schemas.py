@@ -59,6 +59,11 @@ class SeriesOut(SeriesIdentity):
     latest: SeriesValue | None
 
 
+# The longest page of `GET /series`: the dashboard asks for this much at once, so a
+# 3,000-series suite is one request, not a chain of round trips.
+SERIES_PAGE_MAX = 5000
+
+
 class SeriesPage(BaseModel):
     items: list[SeriesOut]
     next_cursor: str | None

@@ -169,6 +169,8 @@ export const TRIAGE_STATUSES = [
   "invalid"
 ] as const;
 
+export const SERIES_PAGE_MAX = 5000 as const;
+
 export type UnitName = keyof typeof UNITS;
 
 export type UnitDimension = (typeof UNITS)[UnitName]["dimension"];

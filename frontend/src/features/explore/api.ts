@@ -1,9 +1,8 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { allPages } from "../../api/pages";
+import { SERIES_PAGE_MAX } from "../../api/vocabulary";
 import { type Filters, toApiQuery } from "../../lib/filters";
-
-const PAGE = 500;
 
 /** Every series matching the filters, with its latest value. */
 export const seriesQuery = (filters: Filters) => {
@@ -12,7 +11,12 @@ export const seriesQuery = (filters: Filters) => {
     queryKey: ["series", query],
     queryFn: ({ signal }) =>
       allPages((cursor) =>
-        unwrap(api.GET("/api/v1/series", { params: { query: { ...query, limit: PAGE, cursor } }, signal })),
+        unwrap(
+          api.GET("/api/v1/series", {
+            params: { query: { ...query, limit: SERIES_PAGE_MAX, cursor } },
+            signal,
+          }),
+        ),
       ),
     placeholderData: keepPreviousData,
   });
