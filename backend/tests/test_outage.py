@@ -7,6 +7,8 @@ printed (`pytest -s` shows them). The test reaches into `embedded_postgres` for 
 and into `database_server` for the server's handle: restarting is not a service feature.
 """
 
+import contextlib
+import subprocess
 import threading
 import time
 import uuid
@@ -63,7 +65,12 @@ def own_database() -> Iterator[tuple[Settings, Engine]]:
     upgrade_database(settings, engine)
     yield settings, engine
     engine.dispose()
-    server = _embedded_servers.pop(str(settings.data_dir / "pg"))
+    pgdata = settings.data_dir / "pg"
+    server = _embedded_servers.pop(str(pgdata))
+    # The package stops the postmaster it started; after the restart that is another
+    # process, which it would leave running: stop it by its data directory.
+    with contextlib.suppress(subprocess.CalledProcessError):
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=server.system_user)  # type: ignore[attr-defined]
     server.cleanup()  # type: ignore[attr-defined]
 
 
