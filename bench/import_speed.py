@@ -1,18 +1,22 @@
 """History import speed (GitHub issue 15): `benchboard-ingest import` of the peers' real
 histories, and of one large synthetic one, against the service as `make run` starts it.
 
-    .venv/bin/python bench/import_speed.py
+    .venv/bin/python bench/import_speed.py [--entries 5000]
 
 Starts its own service (embedded PostgreSQL under .data/bench/import, re-created on each
 invocation, 2 workers, change detection on, port chosen free on 127.0.0.1), then runs the
 CLI as a user would, one process per history: every github-action-benchmark `data.js` and
 both asv result directories of ../shared/tool-outputs/interop, then a synthetic gab history
-of 2,000 entries x 20 benches (40,000 results). Each import runs twice: the second sends
-the same runs and must add nothing. Figures are the CLI's wall time (process start to
-exit: reading, checking, every batch answered) and its own summary line.
+of --entries entries x 20 benches (5,000 x 20 = 100,000 results by default). Each import
+runs twice: the second sends the same runs and must add nothing. Figures are the CLI's
+wall time (process start to exit: reading, checking, every batch answered), the runs and
+results per second of the first import, and the CLI's own summary line; the load average
+before and after says what else the machine was doing.
 """
 
+import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -26,8 +30,18 @@ from common import REPO_ROOT, BenchService, exit_cleanly_on_sigterm, machine_sum
 INTEROP = REPO_ROOT.parent / "shared" / "tool-outputs" / "interop"
 CLI = REPO_ROOT / ".venv" / "bin" / "benchboard-ingest"
 GAB = ("--hardware-name", "gh-runner")
-SYNTHETIC_ENTRIES = 2_000
 SYNTHETIC_BENCHES = 20
+HEADERS = (
+    "history",
+    "runs",
+    "results",
+    "runs/s",
+    "results/s",
+    "skipped",
+    "batches",
+    "import s",
+    "again s",
+)
 
 
 @dataclass(frozen=True)
@@ -38,7 +52,7 @@ class Job:
     flags: tuple[str, ...]
 
 
-def jobs(synthetic: Path) -> list[Job]:
+def jobs(synthetic: Path, entries: int) -> list[Job]:
     gab = INTEROP / "gab"
     language = {
         "mountpoint-s3_customSmallerIsBetter_latency_data.js": "rust",
@@ -59,14 +73,15 @@ def jobs(synthetic: Path) -> list[Job]:
         Job(f"asv {project}", "asv", INTEROP / "asv" / project / "results", ())
         for project in ("pvlib-benchmarks", "metpy-fork")
     ]
-    return [*found, Job("synthetic 2,000 x 20 (gab cargo)", "gab", synthetic, GAB)]
+    label = f"synthetic {entries:,} x {SYNTHETIC_BENCHES} (gab cargo)"
+    return [*found, Job(label, "gab", synthetic, GAB)]
 
 
-def write_synthetic(folder: Path) -> Path:
+def write_synthetic(folder: Path, count: int) -> Path:
     """A gab history shaped like a busy project's: one entry per CI run, cargo benches."""
     rng = random.Random(15)
     entries = []
-    for index in range(SYNTHETIC_ENTRIES):
+    for index in range(count):
         benches = [
             {
                 "name": f"bench_{b}",
@@ -112,18 +127,26 @@ def timed_import(
     return seconds, summary
 
 
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--entries", type=int, default=5_000, help="synthetic history length")
+    entries = parser.parse_args().entries
     exit_cleanly_on_sigterm()
     if not INTEROP.is_dir():
         print(f"{INTEROP} is absent: nothing to import")
         return 1
-    print(f"machine: {machine_summary()}")
+    print(f"machine: {machine_summary()}; load average before: {load()}")
     with BenchService("import") as service, tempfile.TemporaryDirectory() as folder:
         service.cli("db", "reset", "--yes")
         service.start()
         token = service.create_token("import-bench")
         rows = []
-        for index, job in enumerate(jobs(write_synthetic(Path(folder)))):
+        synthetic = write_synthetic(Path(folder), entries)
+        for index, job in enumerate(jobs(synthetic, entries)):
             suite = f"import-{index}"
             first_s, first = timed_import(service, token, job, suite)
             again_s, again = timed_import(service, token, job, suite)
@@ -133,15 +156,16 @@ def main() -> int:
                     job.label,
                     str(first["runs"]),
                     f"{first['results']:,}",
+                    f"{int(first['runs']) / first_s:,.0f}",
+                    f"{int(first['results']) / first_s:,.0f}",
                     str(first["skipped"]),
                     str(first["batches"]),
                     f"{first_s:.2f}",
                     f"{again_s:.2f}",
                 ]
             )
-        print_table(
-            ["history", "runs", "results", "skipped", "batches", "import s", "again s"], rows
-        )
+        print_table(HEADERS, rows)
+        print(f"load average after: {load()}")
         print("\n".join(service.commands[:2]))
     return 0
 

@@ -1,7 +1,7 @@
 """The detection queue in PostgreSQL: which series need a check, and who is checking them.
 
-Writers (an upload, a run deletion, a history import) call `enqueue_run` or
-`enqueue_series` inside their own transaction: the request is as durable as the data
+Writers (an upload or a batch of them, a run deletion) call `enqueue_series` inside
+their own transaction: the request is as durable as the data
 it is about. One statement per call, whatever the number of series, rows locked in
 series order (no deadlock between writers), coalesced per series.
 
@@ -39,12 +39,6 @@ WORKER_LOCK_CLASS = 0x6264
 # A series whose check fails waits 5 s, 10 s, 20 s ... at most 5 s x 2**9 (43 min).
 RETRY_FIRST = timedelta(seconds=5)
 RETRY_DOUBLINGS = 9
-
-
-def enqueue_run(session: Session, run_id: Any) -> None:
-    """Queue a check of every series the stored run touches (workers check only those on
-    their suite's default branch; store_run queues only runs on it)."""
-    enqueue_series(session, select(Result.series_id).where(Result.run_id == run_id))
 
 
 def enqueue_series(session: Session, series_ids: Iterable[int] | Select[tuple[int]]) -> None:

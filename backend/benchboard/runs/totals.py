@@ -10,10 +10,11 @@ from the stored rows, after bulk loads and after retention removed data.
 SQL text: compiled once (see runs.service on why not the dialect's INSERT … ON CONFLICT).
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Connection, Text, bindparam, text
+from sqlalchemy import BigInteger, Connection, DateTime, Integer, Text, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
@@ -23,31 +24,43 @@ _LOCK_SERIES = text(
     "SELECT id FROM series WHERE id = ANY(:series_ids) ORDER BY id FOR NO KEY UPDATE"
 ).bindparams(bindparam("series_ids", type_=ARRAY(BigInteger)))
 _COUNT_SERIES = text(
-    "UPDATE series SET result_count = result_count + 1,"
-    " first_started_at = least(first_started_at, :started_at),"
-    " last_started_at = greatest(last_started_at, :started_at)"
-    " WHERE id = ANY(:series_ids)"
-).bindparams(bindparam("series_ids", type_=ARRAY(BigInteger)))
+    "UPDATE series AS s SET result_count = s.result_count + t.results,"
+    " first_started_at = least(s.first_started_at, t.first),"
+    " last_started_at = greatest(s.last_started_at, t.last)"
+    " FROM unnest(:series_ids, :results, :firsts, :lasts) AS t(id, results, first, last)"
+    " WHERE s.id = t.id"
+).bindparams(
+    bindparam("series_ids", type_=ARRAY(BigInteger)),
+    bindparam("results", type_=ARRAY(Integer)),
+    bindparam("firsts", type_=ARRAY(DateTime(timezone=True))),
+    bindparam("lasts", type_=ARRAY(DateTime(timezone=True))),
+)
 
-
-_COUNT_RUN = text(
+# A suite branch's runs of one upload or batch, folded into its totals in one row:
+# names_differ as recount_suite_branch() has it (two distinct non-empty names).
+_COUNT_RUNS = text(
     "INSERT INTO suite_branch AS sb (suite, branch, run_count, result_count, series_count,"
     " first_started_at, last_started_at, name_prefix, names_differ, languages, hardware)"
-    " VALUES (:suite, :branch, 1, :result_count, :new_series, :started_at, :started_at,"
-    " nullif(:name, ''), false, :languages, ARRAY[:hardware])"
-    " ON CONFLICT (suite, branch) DO UPDATE SET run_count = sb.run_count + 1,"
+    " SELECT :suite, :branch, count(*), :result_count, :new_series, :first_started_at,"
+    " :last_started_at, common_prefix(nullif(n, '')), count(DISTINCT nullif(n, '')) > 1,"
+    " :languages, :hardware FROM unnest(:names) AS n"
+    " ON CONFLICT (suite, branch) DO UPDATE SET run_count = sb.run_count + excluded.run_count,"
     " result_count = sb.result_count + excluded.result_count,"
     " series_count = sb.series_count + excluded.series_count,"
     " first_started_at = least(sb.first_started_at, excluded.first_started_at),"
     " last_started_at = greatest(sb.last_started_at, excluded.last_started_at),"
-    " names_differ = sb.names_differ"
+    " names_differ = sb.names_differ OR excluded.names_differ"
     " OR coalesce(excluded.name_prefix <> sb.name_prefix, false),"
     " name_prefix = text_common_prefix(sb.name_prefix, excluded.name_prefix),"
     " languages = ARRAY(SELECT DISTINCT v FROM unnest(sb.languages || excluded.languages) v"
     " ORDER BY v),"
     " hardware = ARRAY(SELECT DISTINCT v FROM unnest(sb.hardware || excluded.hardware) v"
     " ORDER BY v)"
-).bindparams(bindparam("languages", type_=ARRAY(Text)))
+).bindparams(
+    bindparam("names", type_=ARRAY(Text)),
+    bindparam("languages", type_=ARRAY(Text)),
+    bindparam("hardware", type_=ARRAY(Text)),
+)
 
 
 @dataclass(frozen=True)
@@ -60,28 +73,59 @@ class RunTotals:
     name: str | None
     started_at: datetime
     series_ids: list[int]
-    new_series_languages: list[str]  # one entry per series this run created
 
 
-def count_run(session: Session, run: RunTotals) -> None:
-    """Add a new run to the totals of its series and of its suite's branch.
+# (suite, branch) -> the language of each series the upload created there
+NewSeries = Mapping[tuple[str, str], list[str]]
 
-    Last in the upload: the suite-branch row lock is held only until the commit.
+
+def count_runs(session: Session, runs: Sequence[RunTotals], new_series: NewSeries) -> None:
+    """Add new runs to the totals of their series and of their suites' branches: one
+    statement for the series, one per suite branch, whatever the number of runs.
+
+    Last in the upload: the suite-branch row locks are held only until the commit.
     """
-    series_ids = sorted(run.series_ids)
+    _count_series(session, runs)
+    branches: dict[tuple[str, str], list[RunTotals]] = {}
+    for run in runs:
+        branches.setdefault((run.suite, run.branch), []).append(run)
+    for (suite, branch), of_branch in sorted(branches.items()):  # one lock order
+        languages = new_series.get((suite, branch), [])
+        session.execute(
+            _COUNT_RUNS,
+            {
+                "suite": suite,
+                "branch": branch,
+                "result_count": sum(len(run.series_ids) for run in of_branch),
+                "new_series": len(languages),
+                "first_started_at": min(run.started_at for run in of_branch),
+                "last_started_at": max(run.started_at for run in of_branch),
+                "names": [run.name for run in of_branch],
+                "languages": sorted(set(languages)),
+                "hardware": sorted({run.hardware for run in of_branch}),
+            },
+        )
+
+
+def _count_series(session: Session, runs: Sequence[RunTotals]) -> None:
+    counts: dict[int, tuple[int, datetime, datetime]] = {}
+    for run in runs:
+        for series_id in run.series_ids:
+            known = counts.get(series_id)
+            counts[series_id] = (
+                (known[0] + 1, min(known[1], run.started_at), max(known[2], run.started_at))
+                if known
+                else (1, run.started_at, run.started_at)
+            )
+    series_ids = sorted(counts)
     session.execute(_LOCK_SERIES, {"series_ids": series_ids})
-    session.execute(_COUNT_SERIES, {"started_at": run.started_at, "series_ids": series_ids})
     session.execute(
-        _COUNT_RUN,
+        _COUNT_SERIES,
         {
-            "suite": run.suite,
-            "branch": run.branch,
-            "result_count": len(run.series_ids),
-            "new_series": len(run.new_series_languages),
-            "started_at": run.started_at,
-            "name": run.name,
-            "languages": sorted(set(run.new_series_languages)),
-            "hardware": run.hardware,
+            "series_ids": series_ids,
+            "results": [counts[series_id][0] for series_id in series_ids],
+            "firsts": [counts[series_id][1] for series_id in series_ids],
+            "lasts": [counts[series_id][2] for series_id in series_ids],
         },
     )
 

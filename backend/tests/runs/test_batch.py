@@ -1,6 +1,7 @@
 """POST /api/v1/runs/batch: many runs, each validated and stored as POST /runs does it,
 in one transaction; idempotent per run; detection once per series of the batch."""
 
+import uuid
 from typing import Any
 
 import pytest
@@ -8,8 +9,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchboard.models import DetectionQueue, Run
+from benchboard.models import DetectionQueue, Run, Series, SuiteBranch
 from benchboard.runs import batch as batch_module
+from benchboard.runs.totals import recount_totals
 from tests.builders import result, run
 from tests.regressions.history_builder import STEPPED, check_queued
 
@@ -161,8 +163,83 @@ def test_a_batch_queues_each_series_once_and_one_check_finds_its_steps(
     runs = history(STEPPED) + history(STEPPED, benchmark="other")
     assert post_batch(client, runs, auth).status_code == 201
     queued = session.execute(select(DetectionQueue.series_id, DetectionQueue.requests)).all()
-    assert sorted(requests for _, requests in queued) == [20, 20]  # one row per series
+    assert sorted(requests for _, requests in queued) == [1, 1]  # one statement, one request
     assert check_queued(client).series == 2
     found = client.get("/api/v1/regressions").json()["items"]
     assert sorted(item["series"]["benchmark"] for item in found) == ["file-write-tiny", "other"]
     assert {item["run_id"] for item in found} == {runs[10]["id"], runs[30]["id"]}
+
+
+def test_a_run_sent_twice_in_one_batch_is_stored_once(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    first, second = history([100.0, 101.0])
+    answer = post_batch(client, [first, second, first], auth)
+    assert answer.status_code == 201
+    assert [item["created"] for item in answer.json()["runs"]] == [True, True, False]
+    assert stored_runs(session) == 2
+
+
+def test_a_run_sent_twice_in_one_batch_with_another_body_is_409(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    first, second = history([100.0, 101.0])
+    response = post_batch(client, [first, second, {**first, "name": "renamed"}], auth)
+    assert response.status_code == 409
+    assert response.json()["fields"][0]["path"] == "runs[2].id"
+    assert stored_runs(session) == 0
+
+
+def totals(session: Session, suites: list[str]) -> tuple[list[Any], list[Any]]:
+    series = session.execute(
+        select(Series.id, Series.result_count, Series.first_started_at, Series.last_started_at)
+        .where(Series.suite.in_(suites))
+        .order_by(Series.id)
+    ).all()
+    branches = session.execute(
+        select(SuiteBranch.__table__)
+        .where(SuiteBranch.suite.in_(suites))
+        .order_by(SuiteBranch.suite, SuiteBranch.branch)
+    ).all()
+    return series, branches
+
+
+def test_a_batch_keeps_the_totals_a_recount_finds(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    """Series and suite-branch totals of a batch over suites, branches, machines and
+    names (some new, some extending earlier runs) equal those rebuilt from the rows."""
+    suites = [f"totals-{uuid.uuid4().hex[:8]}", f"totals-{uuid.uuid4().hex[:8]}"]
+    first, second = suites
+    earlier = run(suite=first, name="nightly 1", results=[result(), result(benchmark="kept")])
+    assert client.post("/api/v1/runs", json=earlier, headers=auth).status_code == 201
+    runs = [
+        run(suite=first, name="nightly 2", started_at="2024-01-05T00:00:00Z"),
+        run(
+            suite=first,
+            name="",
+            started_at="2026-01-05T00:00:00Z",
+            hardware={"name": "other-machine"},
+            results=[result(), result(benchmark="new", language="go")],
+        ),
+        run(suite=first, name="feature x", git={"branch": "feature"}),
+        run(suite=second, name="first", results=[result(), result(metric="rss")]),
+        run(suite=second, name="second", results=[result(benchmark="b2")]),
+    ]
+    assert post_batch(client, runs, auth).status_code == 201
+    kept = totals(session, suites)
+    assert (len(kept[0]), len(kept[1])) == (8, 3)
+    recount_totals(session)
+    assert totals(session, suites) == kept
+
+
+def test_only_runs_on_the_default_branch_queue_their_series(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    main = run(results=[result(benchmark="on-main")])
+    feature = run(git={"branch": "feature"}, results=[result(benchmark="on-feature")])
+    assert post_batch(client, [main, feature], auth).status_code == 201
+    queued = session.scalars(
+        select(Series.benchmark).join(DetectionQueue, DetectionQueue.series_id == Series.id)
+    ).all()
+    assert queued == ["on-main"]

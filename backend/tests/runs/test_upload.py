@@ -204,7 +204,7 @@ def test_a_run_extends_the_series_it_shares_with_earlier_ones(
     lookup_limit: int,
 ) -> None:
     """Small uploads look their series up by key, large ones scan the suite: same result."""
-    monkeypatch.setattr("benchboard.runs.service.KEY_LOOKUP_LIMIT", lookup_limit)
+    monkeypatch.setattr("benchboard.runs.resolve.KEY_LOOKUP_LIMIT", lookup_limit)
     first = run(results=[result(benchmark=f"b{i}") for i in range(20)])
     other_suite = run(suite="elsewhere", results=[result(benchmark="b0")])
     later = run(

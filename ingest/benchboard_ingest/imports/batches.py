@@ -1,11 +1,10 @@
 """Packing runs into `POST /api/v1/runs/batch` bodies, bounded by results, runs and bytes.
 
-The service stores a batch in one transaction and runs change detection once per series
-of it, so a history goes in as few batches as the bounds allow: by default 20,000
-results, which holds most histories whole while keeping one request under ~20 s on a
-busy 2-core service (a 40,000-result batch took 44 s there) and the progress bar
-moving. The byte bound stays well under the service's default body limit (32 MiB); a
-run bigger than it goes alone.
+The service stores a batch in one transaction, set-based, and runs change detection once
+per series of it, so a history goes in as few batches as the bounds allow: by default
+20,000 results, which holds most histories whole (about a second per batch on a busy
+2-core service) while keeping the progress bar moving. The byte bound stays well under
+the service's default body limit (32 MiB); a run bigger than it goes alone.
 """
 
 from __future__ import annotations

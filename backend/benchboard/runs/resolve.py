@@ -1,0 +1,199 @@
+"""Which series each result of an upload extends, creating the series that are new.
+
+Set-based for any number of runs: the stored series of a whole batch are read with one
+query and the new ones inserted with one `unnest` statement, sorted by their key (one
+lock order between concurrent uploads, no deadlock).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+from sqlalchemy.orm import Session
+
+from benchboard.errors import FieldError, ValidationFailed
+from benchboard.runs.schemas import ResultUpload, RunUpload
+from benchboard.series.identity import canonical_params, series_fingerprint
+from benchboard_ingest.vocabulary import normalize_unit, unit_info
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    """One result of a run with what identifies its series and converts its value."""
+
+    fingerprint: bytes
+    result: ResultUpload
+    unit: str
+    base_unit: str
+    factor: float
+    direction: str
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a run's results go: its suite, branch and machine (series identity beyond
+    the results' own fields)."""
+
+    suite: str
+    branch: str
+    hardware_id: int
+
+
+# (fingerprint, branch) -> (series id, base unit)
+Known = dict[tuple[bytes, str], tuple[int, str]]
+
+# Up to this many series, an upload looks its series up by key; above, it reads every
+# series of its suite on its branch and machine.
+KEY_LOOKUP_LIMIT = 5_000
+
+
+def series_rows(upload: RunUpload) -> list[SeriesRow]:
+    """The run's results with their series fingerprints; two results of one series fail."""
+    rows: list[SeriesRow] = []
+    first_index: dict[bytes, int] = {}
+    duplicates: list[FieldError] = []
+    for index, result in enumerate(upload.results):
+        fingerprint = series_fingerprint(
+            suite=upload.suite,
+            benchmark=result.benchmark,
+            params=result.params,
+            language=result.language,
+            implementation=result.implementation,
+            mode=result.mode,
+            variant=result.variant,
+            hardware=upload.hardware.name,
+            metric=result.metric,
+        )
+        if fingerprint in first_index:
+            duplicates.append(
+                FieldError(
+                    path=f"results[{index}]",
+                    message=f"same series as results[{first_index[fingerprint]}]: a run holds one "
+                    "result per benchmark, params, language, implementation, mode, variant, metric",
+                )
+            )
+            continue
+        first_index[fingerprint] = index
+        unit = normalize_unit(result.unit)
+        info = unit_info(unit)
+        direction = result.direction or info.default_direction
+        rows.append(SeriesRow(fingerprint, result, unit, info.base_unit, info.factor, direction))
+    if duplicates:
+        raise ValidationFailed(f"{len(duplicates)} duplicate series in one run", duplicates)
+    return rows
+
+
+def resolve_series(
+    session: Session, runs: Sequence[tuple[Placement, Sequence[SeriesRow]]]
+) -> tuple[Known, list[tuple[Placement, SeriesRow]]]:
+    """Every series the runs' results belong to, and the series created here, each with
+    the first run's placement and result that defined it."""
+    conn = driver_connection(session)
+    wanted: dict[tuple[bytes, str], tuple[Placement, SeriesRow]] = {}
+    for placement, rows in runs:
+        for row in rows:
+            wanted.setdefault((row.fingerprint, placement.branch), (placement, row))
+    known = _known_series(conn, wanted)
+    missing = sorted(key for key in wanted if key not in known)  # one lock order
+    created: list[tuple[Placement, SeriesRow]] = []
+    if missing:
+        inserted = _insert_series(conn, [wanted[key] for key in missing])
+        created = [wanted[key] for key in missing if key in inserted]
+        known.update(inserted)
+        raced = [key for key in missing if key not in known]  # a concurrent upload's
+        if raced:
+            known.update(_series_by_key(conn, raced))
+    return known, created
+
+
+def unit_errors(rows: Sequence[SeriesRow], branch: str, known: Known) -> list[FieldError]:
+    """Results whose unit measures something else than the series they extend."""
+    errors = []
+    for index, row in enumerate(rows):
+        series_base = known[(row.fingerprint, branch)][1]
+        if series_base != row.base_unit:
+            errors.append(
+                FieldError(
+                    path=f"results[{index}].unit",
+                    message=f"'{row.unit}' does not measure what this series measures "
+                    f"(its unit converts to '{series_base}')",
+                )
+            )
+    return errors
+
+
+def driver_connection(session: Session) -> psycopg.Connection[Any]:
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    return driver
+
+
+def _known_series(
+    conn: psycopg.Connection[Any], wanted: dict[tuple[bytes, str], tuple[Placement, SeriesRow]]
+) -> Known:
+    """The stored series among the wanted. A small upload looks its own up: a CI run of
+    50 results must not read a suite of 100,000 series (that took ~1 s). A large one
+    reads every series of its suites on their branches and machines, a superset of its
+    own since all three are part of each series' identity: one scan is far cheaper than
+    100,000 key lookups."""
+    if len(wanted) <= KEY_LOOKUP_LIMIT:
+        return _series_by_key(conn, list(wanted))
+    known: Known = {}
+    for placement in sorted({placement for placement, _ in wanted.values()}, key=repr):
+        cursor = conn.execute(
+            "SELECT fingerprint, branch, id, base_unit FROM series"
+            " WHERE suite = %s AND branch = %s AND hardware_id = %s",
+            (placement.suite, placement.branch, placement.hardware_id),
+        )
+        known.update(_known_rows(cursor))
+    return known
+
+
+def _series_by_key(conn: psycopg.Connection[Any], keys: Sequence[tuple[bytes, str]]) -> Known:
+    cursor = conn.execute(
+        "SELECT s.fingerprint, s.branch, s.id, s.base_unit FROM series AS s"
+        " JOIN unnest(%s::bytea[], %s::text[]) AS k(f, b)"
+        " ON s.fingerprint = k.f AND s.branch = k.b",
+        ([fingerprint for fingerprint, _ in keys], [branch for _, branch in keys]),
+    )
+    return _known_rows(cursor)
+
+
+def _known_rows(cursor: psycopg.Cursor[Any]) -> Known:
+    return {
+        (bytes(fingerprint), branch): (series_id, base_unit)
+        for fingerprint, branch, series_id, base_unit in cursor
+    }
+
+
+def _insert_series(
+    conn: psycopg.Connection[Any], rows: Sequence[tuple[Placement, SeriesRow]]
+) -> Known:
+    cursor = conn.execute(
+        "INSERT INTO series (fingerprint, suite, branch, benchmark, params, language,"
+        " implementation, mode, variant, hardware_id, metric, unit, base_unit, direction)"
+        " SELECT * FROM unnest(%s::bytea[], %s::text[], %s::text[], %s::text[], %s::jsonb[],"
+        " %s::text[], %s::text[], %s::text[], %s::text[], %s::int[], %s::text[], %s::text[],"
+        " %s::text[], %s::text[])"
+        " ON CONFLICT (fingerprint, branch) DO NOTHING"
+        " RETURNING fingerprint, branch, id, base_unit",
+        (
+            [row.fingerprint for _, row in rows],
+            [placement.suite for placement, _ in rows],
+            [placement.branch for placement, _ in rows],
+            [row.result.benchmark for _, row in rows],
+            [Jsonb(canonical_params(row.result.params)) for _, row in rows],
+            [row.result.language for _, row in rows],
+            [row.result.implementation for _, row in rows],
+            [row.result.mode for _, row in rows],
+            [row.result.variant for _, row in rows],
+            [placement.hardware_id for placement, _ in rows],
+            [row.result.metric for _, row in rows],
+            [row.unit for _, row in rows],
+            [row.base_unit for _, row in rows],
+            [row.direction for _, row in rows],
+        ),
+    )
+    return _known_rows(cursor)
