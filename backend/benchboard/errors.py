@@ -189,6 +189,26 @@ def _database_error(_: Request, exc: Exception) -> JSONResponse:
     return _envelope(DatabaseUnavailable("the database is unavailable; try again shortly"))
 
 
+def document_error_envelope(schema: dict[str, Any]) -> None:
+    """Document the 422 every route really answers: FastAPI lists its own
+    HTTPValidationError for requests it rejects, but `_request_validation_error` answers
+    them with the error envelope, as the services' ValidationFailed does."""
+    envelope = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            answer = operation.get("responses", {}).get("422")
+            if answer is not None:
+                answer["content"] = envelope
+                answer["description"] = "Invalid input: the error envelope names each bad field"
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    for model in (ErrorOut, FieldError):
+        document = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        document.pop("$defs", None)
+        components.setdefault(model.__name__, document)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error)
     # The binary COPY of results speaks to psycopg directly: its errors arrive unwrapped.

@@ -15,7 +15,7 @@ from benchboard.config import Settings, get_settings
 from benchboard.database_server import read_database_url, resolve_database_url
 from benchboard.db import make_engine, make_session_factory
 from benchboard.delivery import SecurityHeaders, serve_dashboard
-from benchboard.errors import install_error_handlers
+from benchboard.errors import document_error_envelope, install_error_handlers
 from benchboard.findings.router import router as findings_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
@@ -74,7 +74,8 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
 
 
 def _openapi_with_upload_schema(app: FastAPI) -> dict[str, Any]:
-    """The schema, with the upload contract's models among its components.
+    """The schema, with the upload contract's models among its components and the error
+    envelope as every 422's body.
 
     POST /runs and /runs/batch read their bodies themselves (size limit, idempotency on
     the raw bytes), so FastAPI does not see RunUpload or RunBatchUpload; their models are
@@ -89,6 +90,7 @@ def _openapi_with_upload_schema(app: FastAPI) -> dict[str, Any]:
             upload = model.model_json_schema(ref_template="#/components/schemas/{model}")
             components.update(upload.pop("$defs", {}))
             components[model.__name__] = upload
+        document_error_envelope(schema)
         app.openapi_schema = schema
     return app.openapi_schema
 
