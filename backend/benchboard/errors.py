@@ -85,13 +85,27 @@ class Conflict(AppError):
     code = "conflict"
 
 
-class DatabaseUnavailable(AppError):
-    """The database cannot be reached (restarting, failing over, out of connections)."""
+class RetryLater(AppError):
+    """A 503 whose request may succeed if sent again: Retry-After says when."""
 
     status_code = 503
+    retry_after_s: int
+
+
+class DatabaseUnavailable(RetryLater):
+    """The database cannot be reached (restarting, failing over, out of connections)."""
+
     code = "database_unavailable"
-    # Seconds a client should wait before trying again: about a PostgreSQL restart.
-    retry_after_s = 5
+    retry_after_s = 5  # about a PostgreSQL restart
+
+
+class DatabaseBusy(RetryLater):
+    """The database is up, but this request lost a race for its locks (a deadlock, a lock
+    timeout, a serialization failure) and was rolled back: sent again, it very likely
+    succeeds, so clients should retry at once rather than wait out an outage."""
+
+    code = "database_busy"
+    retry_after_s = 1
 
 
 def json_path(location: Sequence[int | str]) -> str:
@@ -159,7 +173,7 @@ def _envelope(error: AppError) -> JSONResponse:
     headers: dict[str, str] | None = None
     if isinstance(error, Unauthorized):
         headers = {"WWW-Authenticate": "Bearer"}
-    elif isinstance(error, DatabaseUnavailable):
+    elif isinstance(error, RetryLater):
         headers = {"Retry-After": str(error.retry_after_s)}
     return _AsciiJSONResponse(body.model_dump(), status_code=error.status_code, headers=headers)
 
@@ -183,10 +197,27 @@ def _app_error(_: Request, exc: Exception) -> JSONResponse:
     return _envelope(exc)
 
 
+# PostgreSQL's answers to contention, by SQLSTATE: class 40, transaction rollback
+# (deadlock 40P01, serialization failure 40001), and lock_timeout or NOWAIT (55P03). The
+# transaction was rolled back; the database is fine.
+_CONTENTION_CLASS = "40"
+_LOCK_NOT_AVAILABLE = "55P03"
+
+
+def database_failure(exc: Exception) -> RetryLater:
+    """What a database error means to the client: contention, else an outage (lost or
+    refused connections, a pool with none to spare)."""
+    cause = getattr(exc, "orig", None) or exc  # SQLAlchemy wraps psycopg's errors
+    state = cause.sqlstate if isinstance(cause, psycopg.Error) else None
+    if state and (state.startswith(_CONTENTION_CLASS) or state == _LOCK_NOT_AVAILABLE):
+        return DatabaseBusy("the database is busy (lock contention); send the request again")
+    return DatabaseUnavailable("the database is unavailable; try again shortly")
+
+
 def _database_error(_: Request, exc: Exception) -> JSONResponse:
-    """Lost or refused connections, and a pool with none to spare, are an outage: 503."""
-    logger.warning("database unavailable: %s", exc)
-    return _envelope(DatabaseUnavailable("the database is unavailable; try again shortly"))
+    error = database_failure(exc)
+    logger.warning("%s: %s", error.code, exc)
+    return _envelope(error)
 
 
 def document_error_envelope(schema: dict[str, Any]) -> None:
