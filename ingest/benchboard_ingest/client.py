@@ -8,6 +8,7 @@ service stores each run once (an identical repeat is "existing", a clash is 409)
 from __future__ import annotations
 
 import argparse
+import email.utils
 import json
 import os
 import time
@@ -23,6 +24,8 @@ RUNS_PATH = "/api/v1/runs"
 BATCH_PATH = "/api/v1/runs/batch"
 # A batch of thousands of runs is one transaction on the service: give it time.
 BATCH_TIMEOUT_S = 300.0
+# Answers worth repeating: 5xx (an outage, a lost lock race) and 429 (too many requests).
+TOO_MANY_REQUESTS = 429
 
 
 class ServiceError(Exception):
@@ -30,7 +33,7 @@ class ServiceError(Exception):
 
 
 class RequestRejected(ServiceError):
-    """The service refused the request (4xx): retrying the same request cannot help."""
+    """The service refused the request (4xx but 429): retrying it cannot help."""
 
     def __init__(self, status: int, body: str) -> None:
         self.status = status
@@ -54,13 +57,15 @@ class Response:
 
 @dataclass(frozen=True)
 class Service:
-    """Where the service is, and how hard to try: `retries` retries, waiting `backoff_s`
-    and then twice as long each time, never past `deadline` (time.monotonic) if given."""
+    """Where the service is, and how hard to try: `retries` retries, waiting what the
+    service's Retry-After asks (at most `max_wait_s`), else `backoff_s` and then twice
+    as long each time; never past `deadline` (time.monotonic) if given."""
 
     url: str
     token: str | None = None
     retries: int = 4
     backoff_s: float = 0.5
+    max_wait_s: float = 60.0
     timeout_s: float = 30.0
     deadline: float | None = None
     sleep: Callable[[float], None] | None = None  # default time.sleep
@@ -114,14 +119,15 @@ def request_json(
     raw: bytes | None = None,
     query: Mapping[str, str] | None = None,
 ) -> Response:
-    """One JSON request (`body`, or `raw` JSON bytes), retried on connection errors and
-    5xx with the same body each time."""
+    """One JSON request (`body`, or `raw` JSON bytes), retried on connection errors, 5xx
+    and 429 with the same body each time."""
     data = raw if raw is not None else json.dumps(body).encode() if body is not None else None
     request = _request(service, method, path, data=data, query=query)
-    problem, attempts = "", 0
+    problem, attempts, asked = "", 0, None
     for attempt in range(service.retries + 1):
         if attempt:
-            pause = service.backoff_s * 2 ** (attempt - 1)
+            backoff = service.backoff_s * 2 ** (attempt - 1)
+            pause = min(asked if asked is not None else backoff, service.max_wait_s)
             if service.deadline is not None and time.monotonic() + pause > service.deadline:
                 break
             if service.on_retry:
@@ -134,12 +140,36 @@ def request_json(
                 return Response(answer.status, _json_body(answer.read()))
         except urllib.error.HTTPError as error:
             text = error.read().decode("utf-8", errors="replace")
-            if error.code < 500:
+            if error.code < 500 and error.code != TOO_MANY_REQUESTS:
                 raise RequestRejected(error.code, text) from None
-            problem = f"HTTP {error.code}"
+            asked = retry_after_s(error.headers.get("Retry-After"))
+            problem = f"HTTP {error.code}{_code(text)}"
+            if asked is not None:
+                problem += f", Retry-After {asked:g} s"
         except (urllib.error.URLError, OSError) as error:
-            problem = str(getattr(error, "reason", error))
+            problem, asked = str(getattr(error, "reason", error)), None
     raise ServiceUnavailable(f"{request.full_url} unavailable after {attempts} attempts: {problem}")
+
+
+def retry_after_s(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds a Retry-After header asks for (delta-seconds or an HTTP date, RFC 9110
+    10.2.3); None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _code(text: str) -> str:
+    """` database_busy`: the error code of an error envelope, if the body is one."""
+    code = _json_body(text.encode()).get("error")
+    return f" {code}" if isinstance(code, str) else ""
 
 
 def _timeout(service: Service) -> float:

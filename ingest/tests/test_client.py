@@ -6,7 +6,13 @@ from dataclasses import replace
 import pytest
 from retry_server import RecordingServer
 
-from benchboard_ingest.client import RequestRejected, Service, ServiceUnavailable, upload_run
+from benchboard_ingest.client import (
+    RequestRejected,
+    Service,
+    ServiceUnavailable,
+    retry_after_s,
+    upload_run,
+)
 
 RUN = {"id": "0b6f1c2e-4a59-4e0e-9a53-3c1f1d2a7b10", "suite": "s", "results": []}
 
@@ -61,3 +67,55 @@ def test_retries_stop_at_the_deadline() -> None:
     # The recorded sleeps do not move the clock: a wait of 1.6 s is the first past it.
     assert waits == [0.4, 0.8]
     assert "3 attempts" in str(caught.value)
+
+
+def test_a_503_waits_what_its_retry_after_asks() -> None:
+    waits: list[float] = []
+    with RecordingServer([(503, {"Retry-After": "3"}), 503, 201]) as server:
+        upload_run(RUN, Service(server.url, backoff_s=0.25, sleep=waits.append))
+    assert waits == [3.0, 0.5]  # the second 503 asks nothing: the backoff's second step
+
+
+def test_a_429_is_retried_after_its_retry_after() -> None:
+    waits: list[float] = []
+    with RecordingServer([(429, {"Retry-After": "2"}), 201]) as server:
+        response = upload_run(RUN, Service(server.url, sleep=waits.append))
+    assert response.status == 201
+    assert waits == [2.0]
+    assert len(server.bodies) == 2
+
+
+def test_retry_after_is_capped() -> None:
+    waits: list[float] = []
+    with RecordingServer([(503, {"Retry-After": "86400"}), 201]) as server:
+        upload_run(RUN, Service(server.url, max_wait_s=10.0, sleep=waits.append))
+    assert waits == [10.0]
+
+
+def test_retry_after_past_the_deadline_gives_up_at_once() -> None:
+    waits: list[float] = []
+    deadline = time.monotonic() + 5.0
+    with RecordingServer([(503, {"Retry-After": "30"})]) as server:
+        service = Service(server.url, deadline=deadline, sleep=waits.append)
+        with pytest.raises(ServiceUnavailable) as caught:
+            upload_run(RUN, service)
+    assert waits == []
+    assert "Retry-After 30 s" in str(caught.value)
+
+
+def test_the_client_really_waits_before_sending_again() -> None:
+    with RecordingServer([(503, {"Retry-After": "1"}), 201]) as server:
+        upload_run(RUN, Service(server.url, backoff_s=0.01))
+    first, second = server.arrivals
+    assert 1.0 <= second - first < 3.0
+
+
+def test_retry_after_reads_seconds_and_http_dates() -> None:
+    assert retry_after_s("120") == 120.0
+    assert retry_after_s(" 0 ") == 0.0
+    now = 1_445_412_480.0  # Wed, 21 Oct 2015 07:28:00 GMT
+    assert retry_after_s("Wed, 21 Oct 2015 07:28:30 GMT", now=now) == 30.0
+    assert retry_after_s("Wed, 21 Oct 2015 07:27:00 GMT", now=now) == 0.0
+    assert retry_after_s("soon") is None
+    assert retry_after_s("-5") is None
+    assert retry_after_s(None) is None

@@ -9,7 +9,7 @@ import pytest
 from benchboard.config import REPO_ROOT
 from benchboard_ingest.cli import main as ingest_cli
 from tests.builders import run
-from tests.tool_formats.conftest import LiveService
+from tests.live import LiveService
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 SUITE = "cli-end-to-end"

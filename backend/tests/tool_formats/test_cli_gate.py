@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from benchboard_ingest.cli import main as ingest_cli
-from tests.tool_formats.conftest import LiveService
+from tests.live import LiveService
 
 SUITE = "cli-gate"
 MACHINE = "cli-gate-machine"

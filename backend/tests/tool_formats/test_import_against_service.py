@@ -13,7 +13,7 @@ import pytest
 
 from benchboard.config import REPO_ROOT
 from benchboard_ingest.cli import main as ingest_cli
-from tests.tool_formats.conftest import LiveService
+from tests.live import LiveService
 
 INTEROP = REPO_ROOT.parent / "shared" / "tool-outputs" / "interop"
 MACHINE = "import-gh-runner"
