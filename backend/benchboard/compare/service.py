@@ -131,7 +131,10 @@ def _mode_pair(sync: Row[Any], async_: Row[Any]) -> dict[str, Any]:
 
 
 def _value(row: Row[Any]) -> SeriesValue:
-    return SeriesValue(**{field: row._mapping[field] for field in SeriesValue.model_fields})
+    # Columns of typed database rows: validating them again cost a tenth of the answer.
+    return SeriesValue.model_construct(
+        **{field: row._mapping[field] for field in SeriesValue.model_fields}
+    )
 
 
 def compare_runs(
