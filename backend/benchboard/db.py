@@ -4,17 +4,35 @@ from collections.abc import Iterator
 
 import orjson
 from fastapi import Request
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import URL, Engine, create_engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard.replica import reads_replica
 
+# Requests' sessions plan no parallel workers: their queries are index-driven and short,
+# and starting a worker (5-9 ms on two busy cores) cost more than it saved where the
+# planner chose one (compare/modes over 20,000 series at 100,000,000 results).
+REQUEST_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0"
 
-def make_engine(url: str) -> Engine:
+
+def make_engine(url: str, *, serves_requests: bool = False) -> Engine:
     # jsonb columns parsed by orjson: the standard library's json.loads took a third of a
     # 300-pair compare/modes answer (uploads bound every number to what a double holds).
     return create_engine(
-        url, pool_size=10, max_overflow=10, pool_pre_ping=True, json_deserializer=orjson.loads
+        _with_options(url, REQUEST_SESSION_OPTIONS) if serves_requests else url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        json_deserializer=orjson.loads,
+    )
+
+
+def _with_options(url: str, options: str) -> URL:
+    """`url` with `options` after the server options it already gives (`?options=`)."""
+    target = make_url(url)
+    given = target.query.get("options", ())
+    return target.update_query_dict(
+        {"options": " ".join([*([given] if isinstance(given, str) else given), options])}
     )
 
 

@@ -39,13 +39,13 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         docs_url=None,
         redoc_url=None,
     )
-    engine = make_engine(database_url or resolve_database_url(settings))
+    engine = make_engine(database_url or resolve_database_url(settings), serves_requests=True)
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     read_url = read_database_url(settings)
     app.state.read_session_factory = (
-        make_session_factory(make_engine(read_url)) if read_url else None
+        make_session_factory(make_engine(read_url, serves_requests=True)) if read_url else None
     )
     install_error_handlers(app)
     if read_url:

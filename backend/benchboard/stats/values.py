@@ -1,9 +1,9 @@
 """The interval of a ratio of two reported values (a result's value, stats and samples):
 the one place mode pairs and study findings get theirs from."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from benchboard.series.schemas import SeriesValue
 from benchboard.stats.intervals import (
     RatioInterval,
     Summary,
@@ -14,9 +14,22 @@ from benchboard.stats.intervals import (
 from benchboard_ingest.vocabulary import unit_info
 
 
+class ReportedValue(Protocol):
+    """What a ratio's interval reads of a result (a SeriesValue, or a row with these)."""
+
+    @property
+    def value(self) -> float: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def value_base(self) -> float: ...
+    @property
+    def stats(self) -> Mapping[str, float] | None: ...
+
+
 def value_ratio_interval(
-    denominator: SeriesValue,
-    numerator: SeriesValue,
+    denominator: ReportedValue,
+    numerator: ReportedValue,
     samples: tuple[Sequence[float] | None, Sequence[float] | None],
 ) -> RatioInterval | None:
     """95% interval of numerator/denominator (async/sync for a mode pair; a study's
@@ -44,14 +57,14 @@ def value_ratio_interval(
     )
 
 
-def _relative_spread(value: SeriesValue, samples: Sequence[float] | None) -> Summary:
+def _relative_spread(value: ReportedValue, samples: Sequence[float] | None) -> Summary:
     summary = summarize(value.stats, samples)
     if summary is None or summary.mean <= 0:
         return Summary(1, value.value_base, 0.0)
     return Summary(summary.n, value.value_base, value.value_base * summary.stddev / summary.mean)
 
 
-def _range(value: SeriesValue) -> tuple[float, float] | None:
+def _range(value: ReportedValue) -> tuple[float, float] | None:
     stats = value.stats or {}
     if "min" not in stats and "max" not in stats:
         return None
