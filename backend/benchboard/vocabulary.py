@@ -25,6 +25,10 @@ BASELINE_VERDICTS: tuple[BaselineVerdict, ...] = get_args(BaselineVerdict)
 # What a baseline verdict rests on (see compare.verdict).
 VerdictBasisMethod = Literal["replicates", "history", "none"]
 
+# Which figure stands for a run's result when two runs are compared (stats.noise.run_level):
+# the median of its samples, the median or mean its stats report, or its value.
+LevelSource = Literal["samples_median", "stats_median", "stats_mean", "value"]
+
 # Where a webhook delivery stands: still to send (or retrying), sent, or abandoned.
 DeliveryState = Literal["pending", "delivered", "gave_up"]
 DELIVERY_STATES: tuple[DeliveryState, ...] = get_args(DeliveryState)

@@ -19,6 +19,8 @@ from benchboard.compare.schemas import (
     BaselineItem,
     BaselineRule,
     BaselineSide,
+    ComparedLevel,
+    ComparedLevels,
     UnjudgedSeries,
     VerdictBasis,
     VerdictCounts,
@@ -36,6 +38,7 @@ from benchboard.runs.queries import get_run_summary
 from benchboard.series.recent import as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
 from benchboard.suites.service import default_branch
+from benchboard.vocabulary import LevelSource
 from benchboard_ingest.vocabulary import unit_info
 
 # Baseline-branch runs the noise estimate looks back over.
@@ -188,7 +191,6 @@ def _judge(
 
 
 def _item(before: _Measured, after: _Measured, judgement: Judgement) -> BaselineItem:
-    basis = judgement.basis
     return BaselineItem(
         **before.identity.model_dump(),
         baseline=before.side,
@@ -197,16 +199,47 @@ def _item(before: _Measured, after: _Measured, judgement: Judgement) -> Baseline
         change=word_change(judgement, base_unit=before.identity.base_unit),
         interval=judgement.interval,
         verdict=judgement.verdict,
-        basis=VerdictBasis(
-            method=basis.method,
-            history_runs=basis.history_runs,
-            baseline_samples=basis.baseline_samples,
-            contender_samples=basis.contender_samples,
-            run_to_run_cv=basis.run_to_run_cv,
-            p_value=basis.p_value,
-            text=basis.text,
-        ),
+        basis=verdict_basis(judgement),
         history_path=_history_path(before.side.series_id, after.side.series_id),
+    )
+
+
+def verdict_basis(judgement: Judgement, *, more: str = "") -> VerdictBasis:
+    """The judgement's basis for readers; `more` is added to its text."""
+    basis = judgement.basis
+    return VerdictBasis(
+        method=basis.method,
+        compared=ComparedLevels(
+            baseline=ComparedLevel(value=judgement.baseline.level, of=judgement.baseline.source),
+            contender=ComparedLevel(value=judgement.contender.level, of=judgement.contender.source),
+        ),
+        history_runs=basis.history_runs,
+        baseline_samples=basis.baseline_samples,
+        contender_samples=basis.contender_samples,
+        run_to_run_cv=basis.run_to_run_cv,
+        p_value=basis.p_value,
+        text=f"{basis.text}{more}; {_compared_words(judgement)}",
+    )
+
+
+# Each figure a run's level may be, in the singular and the plural.
+_LEVEL_WORDS: dict[LevelSource, tuple[str, str]] = {
+    "samples_median": ("median of samples", "medians of samples"),
+    "stats_median": ("reported median", "reported medians"),
+    "stats_mean": ("reported mean", "reported means"),
+    "value": ("value", "values"),
+}
+
+
+def _compared_words(judgement: Judgement) -> str:
+    """ "compares medians of samples", "compares the baseline's value with the
+    contender's median of samples"."""
+    before, after = judgement.baseline.source, judgement.contender.source
+    if before == after:
+        return f"compares {_LEVEL_WORDS[before][1]}"
+    return (
+        f"compares the baseline's {_LEVEL_WORDS[before][0]}"
+        f" with the contender's {_LEVEL_WORDS[after][0]}"
     )
 
 

@@ -7,7 +7,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from benchboard.runs.schemas import RunSummary
 from benchboard.series.schemas import ResultIdentity, SeriesValue
-from benchboard.vocabulary import BaselineVerdict, RatioIntervalMethod, VerdictBasisMethod
+from benchboard.vocabulary import (
+    BaselineVerdict,
+    LevelSource,
+    RatioIntervalMethod,
+    VerdictBasisMethod,
+)
 from benchboard_ingest.vocabulary import Direction
 
 
@@ -67,11 +72,16 @@ class RunSide(BaseModel):
 
 Verdict = Literal["better", "worse", "noise"]
 
+RELATIVE_CHANGE = (
+    "change of the figures the verdict compares (basis.compared): a run's median of samples"
+    " where it has three or more, else the median or mean of its stats, else its value"
+)
+
 
 class MatchedResult(ResultIdentity):
     baseline: RunSide
     contender: RunSide
-    relative_change: float | None
+    relative_change: float | None = Field(description=RELATIVE_CHANGE)
     verdict: Verdict
     p_value: float | None
     basis: "VerdictBasis" = Field(
@@ -102,11 +112,29 @@ class BaselineSide(BaseModel):
     sample_count: int
 
 
+class ComparedLevel(BaseModel):
+    """The figure that stands for one run's result in a comparison."""
+
+    value: float = Field(description="in the series' base unit")
+    of: LevelSource = Field(
+        description="samples_median: the median of the run's samples; stats_median or"
+        " stats_mean: the median or mean its stats report; value: its headline value"
+    )
+
+
+class ComparedLevels(BaseModel):
+    """The two figures relative_change and the verdict both rest on."""
+
+    baseline: ComparedLevel
+    contender: ComparedLevel
+
+
 class VerdictBasis(BaseModel):
     """What a verdict rests on: replicates and the baseline branch's run-to-run noise,
-    the history's noise alone, or nothing (not judged)."""
+    the history's noise alone, or nothing (not judged); and the two figures compared."""
 
     method: VerdictBasisMethod
+    compared: ComparedLevels
     history_runs: int = Field(description="baseline-branch runs the noise estimate rests on")
     baseline_samples: int
     contender_samples: int
@@ -120,7 +148,7 @@ class BaselineItem(ResultIdentity):
 
     baseline: BaselineSide
     contender: BaselineSide
-    relative_change: float | None
+    relative_change: float | None = Field(description=RELATIVE_CHANGE)
     change: str = Field(description="the change worded by direction: '+25.0% slower'")
     interval: tuple[float, float] | None = Field(
         description="interval of the relative change at the verdict's confidence level"

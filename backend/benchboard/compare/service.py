@@ -8,7 +8,7 @@ import orjson
 from sqlalchemy import Row, Text, literal_column, select
 from sqlalchemy.orm import Session
 
-from benchboard.compare.baseline import HISTORY_RUNS
+from benchboard.compare.baseline import HISTORY_RUNS, verdict_basis
 from benchboard.compare.pairing import Candidate, pair_modes
 from benchboard.compare.schemas import (
     MatchedResult,
@@ -16,7 +16,6 @@ from benchboard.compare.schemas import (
     RunSide,
     UnmatchedResult,
     Verdict,
-    VerdictBasis,
 )
 from benchboard.compare.verdict import judge_against_baseline
 from benchboard.models import Hardware, Result, Series
@@ -220,31 +219,26 @@ _VERDICT_WORDS: dict[BaselineVerdict, Verdict] = {
 
 
 def _matched(baseline: _Side, contender: _Side, earlier: list[Observation]) -> MatchedResult:
-    before, after = baseline.side, contender.side
-    change = (
-        (after.value_base - before.value_base) / abs(before.value_base)
-        if before.value_base
-        else None
-    )
+    """The pair judged as a baseline comparison judges it; its change is that of the
+    levels the verdict compared, so the two never rest on different figures."""
     judgement = judge_against_baseline(
         [*earlier, baseline.observation],
         contender.observation,
         higher_is_better=baseline.identity.direction == "higher",
     )
-    basis = judgement.basis
     verdict = _VERDICT_WORDS[judgement.verdict]
-    text = basis.text
-    if basis.method == "none":
-        verdict = _band(baseline.identity, change)
-        text += f"; the {NOISE_THRESHOLD:.0%} noise band decides"
+    more = ""
+    if judgement.basis.method == "none":
+        verdict = _band(baseline.identity, judgement.relative_change)
+        more = f"; the {NOISE_THRESHOLD:.0%} noise band decides"
     return MatchedResult(
         **baseline.identity.model_dump(),
-        baseline=before,
-        contender=after,
-        relative_change=change,
+        baseline=baseline.side,
+        contender=contender.side,
+        relative_change=judgement.relative_change,
         verdict=verdict,
-        p_value=basis.p_value,
-        basis=VerdictBasis(**{**vars(basis), "text": text}),
+        p_value=judgement.basis.p_value,
+        basis=verdict_basis(judgement, more=more),
     )
 
 

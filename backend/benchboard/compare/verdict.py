@@ -63,10 +63,14 @@ class Basis:
 
 @dataclass(frozen=True)
 class Judgement:
+    """The verdict, and the relative change of the two levels it compared."""
+
     verdict: BaselineVerdict
     relative_change: float | None
     interval: tuple[float, float] | None
     basis: Basis
+    baseline: RunLevel
+    contender: RunLevel
 
 
 def _level(observation: Observation) -> RunLevel:
@@ -82,7 +86,8 @@ def judge_against_baseline(
     change = (latest.level - baseline.level) / abs(baseline.level) if baseline.level else None
     noise = _noise(_segments(history, levels, higher_is_better), baseline, latest)
     if noise is None or change is None:
-        return Judgement("unchanged", change, None, _not_judged(levels, baseline, latest))
+        basis = _not_judged(levels, baseline, latest)
+        return Judgement("unchanged", change, None, basis, baseline, latest)
     variance, df, method, run_to_run_cv, caveat = noise
     difference = latest.level - baseline.level
     if variance > 0:
@@ -105,7 +110,7 @@ def judge_against_baseline(
         p_value=p_value,
         text=_basis_text(method, len(levels), baseline, latest, run_to_run_cv, p_value) + caveat,
     )
-    return Judgement(verdict, change, interval, basis)
+    return Judgement(verdict, change, interval, basis, baseline, latest)
 
 
 _Noise = tuple[float, float, VerdictBasisMethod, float | None, str]

@@ -47,6 +47,8 @@ from statistics import median
 
 from scipy import stats as scipy_stats
 
+from benchboard.vocabulary import LevelSource
+
 # Asymptotic variance of a median relative to a mean's (normal data): π/2.
 _MEDIAN_EFFICIENCY = math.pi / 2
 _MAD_TO_SD = 1.4826
@@ -54,11 +56,13 @@ _MAD_TO_SD = 1.4826
 
 @dataclass(frozen=True)
 class RunLevel:
-    """One run's level, its sampling variance (None without replicates) and replicates."""
+    """One run's level, its sampling variance (None without replicates), replicates, and
+    which figure of the run the level is."""
 
     level: float
     variance: float | None = None
     n: int = 1
+    source: LevelSource = "value"
 
 
 def run_level(
@@ -70,16 +74,19 @@ def run_level(
         centre = float(median(ordered))
         mad = float(median([abs(x - centre) for x in ordered]))
         scale2 = (_MAD_TO_SD * mad) ** 2 if mad > 0 else _sample_variance(ordered)
-        return RunLevel(centre, _MEDIAN_EFFICIENCY * scale2 / len(ordered), len(ordered))
+        variance = _MEDIAN_EFFICIENCY * scale2 / len(ordered)
+        return RunLevel(centre, variance, len(ordered), "samples_median")
     if stats is not None:
         n, stddev = int(stats.get("n", 0)), stats.get("stddev")
+        source: LevelSource = "value"
+        factor, centre = 1.0, value
         if "median" in stats:
-            factor, centre = _MEDIAN_EFFICIENCY, stats["median"]
-        else:
-            factor, centre = 1.0, stats.get("mean", value)
+            source, factor, centre = "stats_median", _MEDIAN_EFFICIENCY, stats["median"]
+        elif "mean" in stats:
+            source, centre = "stats_mean", stats["mean"]
         if n >= 2 and stddev is not None:
-            return RunLevel(float(centre), factor * stddev**2 / n, n)
-        return RunLevel(float(centre))
+            return RunLevel(float(centre), factor * stddev**2 / n, n, source)
+        return RunLevel(float(centre), source=source)
     return RunLevel(float(value))
 
 

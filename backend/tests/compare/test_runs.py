@@ -169,3 +169,48 @@ def test_unknown_runs_are_404(client: TestClient, auth: dict[str, str]) -> None:
         "/api/v1/compare/runs", params={"baseline": known, "contender": str(uuid.uuid4())}
     )
     assert response.status_code == 404
+
+
+def test_the_change_and_the_verdict_rest_on_the_same_figures(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """The contender's headline is its mean, pulled up 12 % by one outlier; its median
+    moved 0.4 %. The change shown is the medians', which the verdict judged, and the
+    answer says so; a run without samples is compared by its value."""
+    before = [100.0, 101.0, 99.0, 100.5, 99.5]
+    after = [100.2, 100.9, 99.1, 100.4, 160.0]
+    baseline = upload(
+        client,
+        auth,
+        results=[
+            result(benchmark="skewed", value=100.0, samples=before),
+            result(benchmark="mixed", value=100.0, samples=before),
+        ],
+    )
+    contender = upload(
+        client,
+        auth,
+        results=[
+            result(benchmark="skewed", value=sum(after) / len(after), samples=after),
+            result(benchmark="mixed", value=100.4),
+        ],
+    )
+    rows = by_benchmark(compare(client, baseline, contender)["matched"])
+    skewed = rows["skewed"]
+    assert skewed["contender"]["value"] == pytest.approx(112.12)
+    assert skewed["relative_change"] == pytest.approx(0.004)
+    assert skewed["verdict"] == "noise"
+    assert skewed["basis"]["compared"] == {  # in the base unit, seconds
+        "baseline": {"value": pytest.approx(100e-6), "of": "samples_median"},
+        "contender": {"value": pytest.approx(100.4e-6), "of": "samples_median"},
+    }
+    assert skewed["basis"]["text"].endswith("; compares medians of samples")
+    mixed = rows["mixed"]
+    assert mixed["relative_change"] == pytest.approx(0.004)
+    assert [mixed["basis"]["compared"][side]["of"] for side in ("baseline", "contender")] == [
+        "samples_median",
+        "value",
+    ]
+    assert mixed["basis"]["text"].endswith(
+        "compares the baseline's median of samples with the contender's value"
+    )

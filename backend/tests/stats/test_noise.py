@@ -93,3 +93,19 @@ def test_a_run_level_is_its_median_with_a_robust_standard_error() -> None:
     from_stats = run_level(0.0, (), {"n": 10, "mean": 5.0, "stddev": 1.0})
     assert (from_stats.level, from_stats.variance) == (5.0, pytest.approx(0.1))
     assert run_level(7.0).variance is None
+
+
+def test_a_run_level_says_which_figure_of_the_run_it_is() -> None:
+    assert (run_level(5.0, [1.0, 2.0, 9.0]).level, run_level(5.0, [1.0, 2.0, 9.0]).source) == (
+        2.0,
+        "samples_median",
+    )
+    described = {"median": 4.0, "mean": 4.5, "n": 3, "stddev": 1.0}
+    assert run_level(5.0, [1.0, 2.0], described).source == "stats_median"  # two samples: stats
+    assert run_level(5.0, (), {"mean": 4.5}).level == 4.5
+    assert run_level(5.0, (), {"mean": 4.5}).source == "stats_mean"
+    assert (run_level(5.0, (), {"min": 1.0}).level, run_level(5.0, (), {"min": 1.0}).source) == (
+        5.0,
+        "value",
+    )
+    assert run_level(5.0).source == "value"

@@ -677,7 +677,10 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
-            /** Relative Change */
+            /**
+             * Relative Change
+             * @description change of the figures the verdict compares (basis.compared): a run's median of samples where it has three or more, else the median or mean of its stats, else its value
+             */
             relative_change: number | null;
             /** Suite */
             suite: string;
@@ -733,6 +736,31 @@ export interface components {
             name: string;
             /** Run Count */
             run_count: number;
+        };
+        /**
+         * ComparedLevel
+         * @description The figure that stands for one run's result in a comparison.
+         */
+        ComparedLevel: {
+            /**
+             * Of
+             * @description samples_median: the median of the run's samples; stats_median or stats_mean: the median or mean its stats report; value: its headline value
+             * @enum {string}
+             */
+            of: "samples_median" | "stats_median" | "stats_mean" | "value";
+            /**
+             * Value
+             * @description in the series' base unit
+             */
+            value: number;
+        };
+        /**
+         * ComparedLevels
+         * @description The two figures relative_change and the verdict both rest on.
+         */
+        ComparedLevels: {
+            baseline: components["schemas"]["ComparedLevel"];
+            contender: components["schemas"]["ComparedLevel"];
         };
         /**
          * ContextPoint
@@ -1169,7 +1197,10 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
-            /** Relative Change */
+            /**
+             * Relative Change
+             * @description change of the figures the verdict compares (basis.compared): a run's median of samples where it has three or more, else the median or mean of its stats, else its value
+             */
             relative_change: number | null;
             /** Suite */
             suite: string;
@@ -2219,11 +2250,12 @@ export interface components {
         /**
          * VerdictBasis
          * @description What a verdict rests on: replicates and the baseline branch's run-to-run noise,
-         *     the history's noise alone, or nothing (not judged).
+         *     the history's noise alone, or nothing (not judged); and the two figures compared.
          */
         VerdictBasis: {
             /** Baseline Samples */
             baseline_samples: number;
+            compared: components["schemas"]["ComparedLevels"];
             /** Contender Samples */
             contender_samples: number;
             /**
