@@ -1,8 +1,12 @@
-"""Binary COPY with column names and types taken from the models.
+"""Bulk writes on psycopg directly: binary COPY with column names and types taken from
+the models, and the session's driver connection for statements with array parameters.
 
 One upload may carry 100,000 results, and COPY is 3-5x faster than inserts for that.
 The layout is derived from the mapped columns, so the store and the benchmark scripts
 write exactly the columns and types that `models.py` declares.
+
+Array parameters of that size go in binary (`%b`): psycopg dumps 100,000 timestamps in
+46 ms so, in 1.1 s as text; bytea and integers gain alike.
 """
 
 from collections.abc import Iterable, Sequence
@@ -12,7 +16,7 @@ from typing import Any
 import psycopg
 from sqlalchemy import BigInteger, DateTime, Double, Integer, LargeBinary, Text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
-from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.types import TypeEngine
 
 # SQLAlchemy column type -> the PostgreSQL type name psycopg's binary COPY needs.
@@ -65,3 +69,10 @@ class CopyLayout:
             copy.set_types(list(self.types))
             for row in rows:
                 copy.write_row(row)
+
+
+def driver_connection(session: Session) -> psycopg.Connection[Any]:
+    """The psycopg connection under the session, in the session's transaction."""
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    return driver

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from benchboard.bulk import CopyLayout
+from benchboard.bulk import CopyLayout, driver_connection
 from benchboard.errors import AppError, Conflict, ValidationFailed
 from benchboard.metrics import RESULTS_STORED
 from benchboard.models import Hardware, Result, Run
@@ -34,7 +34,6 @@ from benchboard.regressions.queue import enqueue_series
 from benchboard.runs.resolve import (
     Placement,
     SeriesRow,
-    driver_connection,
     resolve_series,
     series_rows,
     unit_errors,
@@ -131,14 +130,15 @@ def answer_upload(stored: StoredRun, response: Response) -> RunCreated:
 def _repeats(
     session: Session, runs: Sequence[Incoming], ids: list[uuid.UUID], digests: list[bytes]
 ) -> dict[int, StoredRun]:
-    """Runs stored before with these very bytes (a re-sent batch: one query), and runs
-    sent twice in `runs` (the first one counts)."""
+    """Runs stored before with these very bytes (a re-sent batch: one query, where a
+    single run learns it from its INSERT), and runs sent twice in `runs` (the first one
+    counts)."""
     sent: dict[uuid.UUID, int] = {}  # each id's first index
     for index, run in enumerate(runs):
         if run.upload.id:
             sent.setdefault(ids[index], index)
     stored: list[tuple[uuid.UUID, bytes, int]] = []
-    if sent:
+    if len(runs) > 1 and sent:
         query = select(Run.id, Run.upload_sha256, Run.result_count).where(Run.id.in_(sent))
         stored = list(session.execute(query).tuples())
     answers = {
@@ -193,9 +193,10 @@ def _store_results(session: Session, runs: list[_NewRun]) -> None:
         if errors := unit_errors(run.rows, run.placement.branch, known):
             message = "units do not match the series they extend"
             raise RunRejected(run.index, ValidationFailed(message, errors))
-    series_ids = [
-        [known[row.fingerprint, run.placement.branch][0] for row in run.rows] for run in runs
-    ]
+    series_ids = []
+    for run in runs:
+        of_branch = known[run.placement.branch]
+        series_ids.append([of_branch[row.fingerprint][0] for row in run.rows])
     RESULT_COPY.write(driver_connection(session), _result_rows(runs, series_ids))
     new_series: dict[tuple[str, str], list[str]] = {}
     for placement, row in created:
@@ -213,15 +214,11 @@ def _store_results(session: Session, runs: list[_NewRun]) -> None:
     ]
     count_runs(session, totals, new_series)
     # Only default branches have regressions. Last: its queue-row locks are held only
-    # until the commit.
-    checked = {
-        series_id
-        for run, ids in zip(runs, series_ids, strict=True)
-        if run.on_default
-        for series_id in ids
-    }
+    # until the commit. The series are read back from the results just written (one
+    # index), not sent: 100,000 ids as a parameter cost more than the read.
+    checked = [run.id for run in runs if run.on_default]
     if checked:
-        enqueue_series(session, checked)
+        enqueue_series(session, select(Result.series_id).where(Result.run_id.in_(checked)))
 
 
 def _rejecting(index: int, function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
@@ -253,13 +250,13 @@ def _upsert_hardware(session: Session, name: str, info: dict[str, Any]) -> int:
 
 
 # One statement for every run of the request; sorted by id, one lock order between
-# concurrent uploads of the same runs.
+# concurrent uploads of the same runs. Parameters in binary (bulk.py).
 _INSERT_RUNS = (
     "INSERT INTO run (id, suite, name, started_at, source_url, git, branch, hardware_id,"
     " environment, tags, result_count, upload_body, upload_sha256, uploaded_by)"
-    " SELECT *, %s::int FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::timestamptz[],"
-    " %s::text[], %s::jsonb[], %s::text[], %s::int[], %s::jsonb[], %s::jsonb[], %s::int[],"
-    " %s::bytea[], %s::bytea[])"
+    " SELECT *, %b::int FROM unnest(%b::uuid[], %b::text[], %b::text[], %b::timestamptz[],"
+    " %b::text[], %b::jsonb[], %b::text[], %b::int[], %b::jsonb[], %b::jsonb[], %b::int[],"
+    " %b::bytea[], %b::bytea[])"
     " ON CONFLICT (id) DO NOTHING RETURNING id"
 )
 

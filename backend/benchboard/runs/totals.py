@@ -14,26 +14,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Connection, DateTime, Integer, Text, bindparam, text
+from sqlalchemy import BigInteger, Connection, Text, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
+from benchboard.bulk import driver_connection
+
 # Row locks in id order, as the results were written, so two uploads cannot deadlock: an
 # UPDATE … WHERE id = ANY(…) alone locks in whatever order its plan visits the rows.
-_LOCK_SERIES = text(
-    "SELECT id FROM series WHERE id = ANY(:series_ids) ORDER BY id FOR NO KEY UPDATE"
-).bindparams(bindparam("series_ids", type_=ARRAY(BigInteger)))
-_COUNT_SERIES = text(
+# psycopg directly, parameters in binary (bulk.py): an upload may count 100,000 series.
+_LOCK_SERIES = "SELECT id FROM series WHERE id = ANY(%b::bigint[]) ORDER BY id FOR NO KEY UPDATE"
+_COUNT_SERIES = (
     "UPDATE series AS s SET result_count = s.result_count + t.results,"
     " first_started_at = least(s.first_started_at, t.first),"
     " last_started_at = greatest(s.last_started_at, t.last)"
-    " FROM unnest(:series_ids, :results, :firsts, :lasts) AS t(id, results, first, last)"
-    " WHERE s.id = t.id"
-).bindparams(
-    bindparam("series_ids", type_=ARRAY(BigInteger)),
-    bindparam("results", type_=ARRAY(Integer)),
-    bindparam("firsts", type_=ARRAY(DateTime(timezone=True))),
-    bindparam("lasts", type_=ARRAY(DateTime(timezone=True))),
+    " FROM unnest(%b::bigint[], %b::int[], %b::timestamptz[], %b::timestamptz[])"
+    " AS t(id, results, first, last) WHERE s.id = t.id"
 )
 
 # A suite branch's runs of one upload or batch, folded into its totals in one row:
@@ -118,16 +114,21 @@ def _count_series(session: Session, runs: Sequence[RunTotals]) -> None:
                 else (1, run.started_at, run.started_at)
             )
     series_ids = sorted(counts)
-    session.execute(_LOCK_SERIES, {"series_ids": series_ids})
-    session.execute(
+    lock_series(session, series_ids)
+    driver_connection(session).execute(
         _COUNT_SERIES,
-        {
-            "series_ids": series_ids,
-            "results": [counts[series_id][0] for series_id in series_ids],
-            "firsts": [counts[series_id][1] for series_id in series_ids],
-            "lasts": [counts[series_id][2] for series_id in series_ids],
-        },
+        (
+            series_ids,
+            [counts[series_id][0] for series_id in series_ids],
+            [counts[series_id][1] for series_id in series_ids],
+            [counts[series_id][2] for series_id in series_ids],
+        ),
     )
+
+
+def lock_series(session: Session, series_ids: list[int]) -> None:
+    """Lock these series' rows (ids sorted) until the transaction ends."""
+    driver_connection(session).execute(_LOCK_SERIES, (series_ids,))
 
 
 # After a run's results are gone: one fewer result; the first or last run looked up again
@@ -149,7 +150,7 @@ def uncount_run(
 ) -> None:
     """Take a deleted run (its results and emptied series already gone) out of the totals."""
     ordered = sorted(series_ids)
-    session.execute(_LOCK_SERIES, {"series_ids": ordered})
+    lock_series(session, ordered)
     session.execute(_UNCOUNT_SERIES, {"started_at": started_at, "series_ids": ordered})
     session.execute(
         text("SELECT recount_suite_branch(:suite, :branch)"), {"suite": suite, "branch": branch}
