@@ -10,7 +10,7 @@ touching them all would) and times from that commit until the queue is empty. It
 this twice: the first pass stores the changes it finds, the second (every series queued
 again) refines them, as later uploads do. The worker's own counters (its /metrics)
 split the time per series into database time (read histories, write changes, claim
-and finish) and Python time (rows to observations, the detector). The detector alone
+and finish) and Python time (rows to the detector's input, the detector). The detector alone
 on the same kind of histories, in this process, is printed for comparison.
 """
 
@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 from benchboard.models import Series
 from benchboard.regressions.detect import detect_changes
 from benchboard.regressions.queue import enqueue_series
-from benchboard.regressions.runner import observations, read_histories
+from benchboard.regressions.runner import read_histories, runs_of
 
 TARGET = 2_000
 PHASES = ("read", "build", "detect", "write")
@@ -102,7 +102,7 @@ def detector_alone(sqlalchemy_url: str, count: int) -> float:
         ids = list(session.scalars(select(Series.id).limit(count)))
         histories = read_histories(session, ids)
     engine.dispose()
-    prepared = [(observations(h), h.higher_is_better) for h in histories]
+    prepared = [(runs_of(h), h.higher_is_better) for h in histories]
     started = time.perf_counter()
     for observed, higher in prepared:
         detect_changes(observed, higher_is_better=higher)
@@ -145,7 +145,7 @@ def report(passes: list[Pass], alone: float, runs: int) -> None:
     print()
     print(f"target: >= {TARGET:,} series/s. Per-series times: database (read histories and")
     print("stored changes, write changes; claim, finish and commit = wall minus the phases)")
-    print("and Python (build = stored rows to Observations, detect = detect_changes and")
+    print("and Python (build = stored rows to the detector's Runs, detect = detect_changes and")
     print(f"reconcile_changes). The detector alone, same histories: {alone:,.0f} calls/s.")
 
 

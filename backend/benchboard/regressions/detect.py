@@ -4,8 +4,8 @@ Levels and noise
 ----------------
 Each run becomes one level with its sampling error (``stats.noise.run_level``): the
 median of its ``samples`` (three or more), else ``stats`` (median or mean, with
-``n``/``stddev``), else ``value``. A history without any replicates or stats takes a
-fast path: its values are its levels.
+``n``/``stddev``), else ``value``. A history is read as columns (``Runs``): keys and
+values, and the few runs with replicates or stats whole.
 
 Long histories: seeded binary segmentation on ranks (``segmentation.py``)
 -----------------------------------------------------------------------
@@ -55,7 +55,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from benchboard.regressions.segmentation import Segmenter, relative
-from benchboard.regressions.short import ShortChange, find_short_change
+from benchboard.regressions.short import SHORT_SEGMENT, ShortChange, find_short_change
 from benchboard.stats.noise import LevelDifference, RunLevel, compare_levels, run_level
 from benchboard.vocabulary import ChangeDirection, DetectionTest
 
@@ -118,15 +118,54 @@ class Reconciliation:
     retracted: list[str] = field(default_factory=list)
 
 
-def run_levels(observations: Sequence[Observation]) -> list[RunLevel]:
-    """Each run's level and sampling error; values as they are when nothing richer exists."""
-    if not any(o.samples or o.stats for o in observations):
-        return [RunLevel(float(o.value)) for o in observations]
-    return [run_level(o.value, o.samples, o.stats) for o in observations]
+@dataclass(frozen=True)
+class Runs:
+    """A series' runs, oldest first, as detection reads them: keys and values as columns
+    (a history is read as arrays, and most runs carry nothing else), and the few runs
+    with replicates or stats as whole observations, by position."""
+
+    keys: Sequence[str]
+    values: Sequence[float]
+    richer: Mapping[int, Observation] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, observations: "Sequence[Observation] | Runs") -> "Runs":
+        if isinstance(observations, Runs):
+            return observations
+        return cls(
+            [o.key for o in observations],
+            [o.value for o in observations],
+            {i: o for i, o in enumerate(observations) if o.samples or o.stats},
+        )
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def since(self, start: int) -> "Runs":
+        richer = {i - start: o for i, o in self.richer.items() if i >= start}
+        return Runs(self.keys[start:], self.values[start:], richer)
+
+    def levels(self, start: int = 0, stop: int | None = None) -> list[RunLevel]:
+        """Each run's level and sampling error (``stats.noise.run_level``)."""
+        indexes = range(len(self.keys))[start:stop]
+        return [self._level(i) for i in indexes]
+
+    def level_values(self) -> list[float]:
+        """Each run's level alone: its value unless it has replicates or stats."""
+        values = list(map(float, self.values))
+        for index in self.richer:
+            values[index] = self._level(index).level
+        return values
+
+    def _level(self, index: int) -> RunLevel:
+        richer = self.richer.get(index)
+        if richer is None:
+            return RunLevel(float(self.values[index]))
+        return run_level(richer.value, richer.samples, richer.stats)
 
 
 def detect_changes(
-    observations: Sequence[Observation],
+    observations: Sequence[Observation] | Runs,
     *,
     higher_is_better: bool,
     min_relative_change: float = 0.02,
@@ -138,27 +177,29 @@ def detect_changes(
     ``min_runs`` runs are needed on each side of a change found by ranks; the
     two-level t-test reports a large step sooner (module docstring).
     """
-    levels = run_levels(observations)
-    values = [level.level for level in levels]
-    segmenter = Segmenter(values, min_relative_change, significance, min_runs)
+    runs = Runs.of(observations)
+    segmenter = Segmenter(runs.level_values(), min_relative_change, significance, min_runs)
     points = segmenter.refine(segmenter.search())
-    short = find_short_change(
-        levels,
-        points[-1] if points else 0,
-        min_relative_change=min_relative_change,
-        significance=significance,
-    )
-    bounds = [0, *points, *([short.split] if short else []), len(levels)]
-    judge = _Judge(levels, higher_is_better, significance)
+    newest = points[-1] if points else 0
+    short = None
+    if len(runs) - newest < SHORT_SEGMENT:  # ranks judge longer segments (short.py)
+        short = find_short_change(
+            runs.levels(newest),
+            newest,
+            min_relative_change=min_relative_change,
+            significance=significance,
+        )
+    bounds = [0, *points, *([short.split] if short else []), len(runs)]
+    judge = _Judge(runs, higher_is_better, significance)
     changes = []
     for start, split, stop in zip(bounds, bounds[1:], bounds[2:], strict=False):
         if short is not None and split == short.split:
-            changes.append(judge.short(observations[split].key, start, split, stop, short))
+            changes.append(judge.short(runs.keys[split], start, split, stop, short))
         else:
             p_value = segmenter.p_value(start, split, stop)
             before, after = segmenter.median(start, split), segmenter.median(split, stop)
             changes.append(
-                judge.ranked(observations[split].key, (start, split, stop), before, after, p_value)
+                judge.ranked(runs.keys[split], (start, split, stop), before, after, p_value)
             )
     return changes
 
@@ -167,7 +208,7 @@ def detect_changes(
 class _Judge:
     """Turns a split into a DetectedChange with its evidence."""
 
-    levels: list[RunLevel]
+    runs: Runs
     higher_is_better: bool
     significance: float
 
@@ -180,7 +221,7 @@ class _Judge:
         p_value: float,
     ) -> DetectedChange:
         start, split, stop = bounds
-        difference = compare_levels(self.levels[start:split], self.levels[split:stop])
+        difference = compare_levels(self.runs.levels(start, split), self.runs.levels(split, stop))
         return self._change(key, bounds, before, after, p_value, "rank_sum", difference)
 
     def short(

@@ -1,8 +1,8 @@
 """The Mann-Whitney rank-sum test between the runs before and after a split.
 
 Two-sided, tie corrected, exact (Gaussian binomial coefficients) when one side has at
-most 12 runs, else the normal approximation. Mid-ranks are kept as
-prefix sums, so every split of one segment is tested in O(1).
+most 12 runs, else the normal approximation. Mid-ranks are kept as prefix sums, so every
+split of one segment is tested in O(1), and |z| of all of them in one NumPy pass.
 """
 
 import itertools
@@ -11,11 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+from numpy.typing import NDArray
+
 # One side of a split at most this long gets an exact p-value; beyond it the
 # normal approximation is accurate enough and much cheaper.
-_EXACT_SIDE_LIMIT = 12
+EXACT_SIDE_LIMIT = 12
 # Cap on the tail degree of the exact count, which bounds its cost.
-_EXACT_DEGREE_LIMIT = 600
+EXACT_DEGREE_LIMIT = 600
 
 
 @dataclass(frozen=True)
@@ -27,16 +30,18 @@ class RankSums:
 
     @classmethod
     def of(cls, values: Sequence[float]) -> "RankSums":
-        ranks = [0.0] * len(values)
-        tie_term, seen = 0.0, 0
-        order = sorted(range(len(values)), key=values.__getitem__)
-        for _, group in itertools.groupby(order, key=values.__getitem__):
-            members = list(group)
-            for index in members:
-                ranks[index] = seen + (len(members) + 1) / 2
-            seen += len(members)
-            tie_term += len(members) ** 3 - len(members)
-        return cls(list(itertools.accumulate(ranks, initial=0.0)), tie_term)
+        """Ranks from one sort; every sum is of half-integers, so exact in floats."""
+        array = np.asarray(values, dtype=np.float64)
+        order = np.argsort(array, kind="stable")
+        ordered = array[order]
+        first = np.ones(len(array), dtype=bool)  # of each run of equal values
+        first[1:] = ordered[1:] != ordered[:-1]
+        starts = np.flatnonzero(first)
+        sizes = np.diff(starts, append=len(array))
+        ranks = np.empty(len(array))
+        ranks[order] = np.repeat(starts + (sizes + 1) / 2, sizes)
+        prefix = np.concatenate(([0.0], np.cumsum(ranks)))
+        return cls(prefix.tolist(), float(np.sum(sizes**3 - sizes)))
 
     def u_after(self, split: int) -> float:
         """Pairs (before, after) with after ranked higher; ties count one half."""
@@ -44,21 +49,18 @@ class RankSums:
         n_after = size - split
         return self.prefix[size] - self.prefix[split] - n_after * (n_after + 1) / 2
 
-    def abs_z(self, low: int, high: int) -> list[float]:
+    def abs_z(self, low: int, high: int) -> NDArray[np.float64]:
         """|z| of every split from ``low`` to ``high`` inclusive, in one pass (``z``'s
-        formula inlined: a method call per split was most of the detector's time)."""
-        prefix, size = self.prefix, len(self.prefix) - 1
-        total, tie = prefix[size], (size + 1) - self.tie_term / (size * (size - 1))
-        out = []
-        for split in range(low, high + 1):
-            n_after = size - split
-            variance = split * n_after / 12 * tie
-            if variance <= 0.0:
-                out.append(0.0)
-                continue
-            u_after = total - prefix[split] - n_after * (n_after + 1) / 2
-            out.append(abs(u_after - split * n_after / 2) / math.sqrt(variance))
-        return out
+        arithmetic in the same order, so the same floats)."""
+        size = len(self.prefix) - 1
+        total, tie = self.prefix[size], (size + 1) - self.tie_term / (size * (size - 1))
+        split = np.arange(low, high + 1)
+        n_after = size - split
+        variance = split * n_after / 12 * tie
+        u_after = total - np.asarray(self.prefix[low : high + 1]) - n_after * (n_after + 1) / 2
+        deviation = np.abs(u_after - split * n_after / 2)
+        spread = np.sqrt(np.maximum(variance, 0.0))
+        return np.divide(deviation, spread, out=np.zeros(len(split)), where=variance > 0.0)
 
     def z(self, split: int) -> float:
         size = len(self.prefix) - 1
@@ -75,19 +77,39 @@ def rank_p_value(sums: RankSums, split: int) -> float:
     u_after = sums.u_after(split)
     tail_u = min(u_after, n_before * n_after - u_after)
     small, large = min(n_before, n_after), max(n_before, n_after)
-    if small <= _EXACT_SIDE_LIMIT and tail_u <= _EXACT_DEGREE_LIMIT:
+    if small <= EXACT_SIDE_LIMIT and tail_u <= EXACT_DEGREE_LIMIT:
         return min(1.0, 2.0 * exact_lower_tail(small, large, math.ceil(tail_u)))
     z = abs(sums.z(split))
     return min(1.0, math.erfc(z / math.sqrt(2.0)))
 
 
+def splits_tried(size: int, min_runs: int) -> int:
+    """The splits of a segment of ``size`` runs with ``min_runs`` on each side."""
+    return max(1, size - 2 * min_runs + 1)
+
+
+def adjusted(p_value: float, tried: int) -> float:
+    """Bonferroni: the p-value of the best of ``tried`` splits."""
+    return min(1.0, p_value * tried)
+
+
 @lru_cache(maxsize=65536)
 def exact_lower_tail(small: int, large: int, u: int) -> float:
-    """P(U <= u) for the Mann-Whitney U of samples of these sizes, no ties.
+    """P(U <= u) for the Mann-Whitney U of samples of these sizes, no ties."""
+    return sum(_tail_counts(small, large, u)) / math.comb(small + large, small)
 
-    The counts are the coefficients of the Gaussian binomial coefficient
-    [small + large choose small]_q, truncated at degree u.
-    """
+
+@lru_cache(maxsize=4096)
+def exact_lower_tails(small: int, large: int, top: int) -> tuple[float, ...]:
+    """``exact_lower_tail(small, large, u)`` for every u up to ``top``, in one count."""
+    total = math.comb(small + large, small)
+    return tuple(count / total for count in itertools.accumulate(_tail_counts(small, large, top)))
+
+
+def _tail_counts(small: int, large: int, u: int) -> list[int]:
+    """How many orderings give each U from 0 to u: the coefficients of the Gaussian
+    binomial coefficient [small + large choose small]_q, truncated at degree u (each
+    coefficient depends only on lower degrees, so truncation changes none of them)."""
     counts = [1] + [0] * u
     for i in range(1, small + 1):
         step_up = large + i
@@ -95,4 +117,4 @@ def exact_lower_tail(small: int, large: int, u: int) -> float:
             counts[degree] -= counts[degree - step_up]
         for degree in range(i, u + 1):
             counts[degree] += counts[degree - i]
-    return sum(counts) / math.comb(small + large, small)
+    return counts

@@ -27,14 +27,14 @@ from benchboard.models import Regression, RegressionEvent, Run
 from benchboard.regressions.detect import (
     DetectedChange,
     Evidence,
-    Observation,
     Reconciliation,
+    Runs,
     StoredChange,
     detect_changes,
     reconcile_changes,
 )
 from benchboard.regressions.webhooks import queue_deliveries
-from benchboard_ingest.vocabulary import unit_info
+from benchboard.series.recent import observation
 
 HISTORY_WINDOW = 200
 DETECTOR = "detector"
@@ -53,30 +53,35 @@ class History:
     samples: dict[str, list[float]]  # by run id, only the results that carry any
 
 
-def observations(history: History) -> list[Observation]:
-    """The detector's view of a history: values, replicates and stats in base units."""
-    out = list(map(Observation, history.keys, history.values))
+def runs_of(history: History) -> Runs:
+    """The detector's view of a history: values as read, and the few results with
+    replicates or stats whole, in base units."""
     richer = [index for index, stats in enumerate(history.stats) if stats]
     if history.samples:
         position = {key: index for index, key in enumerate(history.keys)}
         richer = sorted({*richer, *(position[key] for key in history.samples if key in position)})
-    for index in richer:  # the few results with replicates or stats, in base units
-        key, stats = history.keys[index], history.stats[index]
-        factor = unit_info(history.units[index]).factor
-        samples = tuple(sample * factor for sample in history.samples.get(key, ()))
-        scaled = {k: v * factor if k != "n" else v for k, v in stats.items()} if stats else None
-        out[index] = Observation(
-            key=key, value=history.values[index], samples=samples, stats=scaled
-        )
-    return out
+    return Runs(
+        history.keys,
+        history.values,
+        {
+            index: observation(
+                history.keys[index],
+                history.values[index],
+                history.units[index],
+                history.samples.get(history.keys[index]),
+                history.stats[index],
+            )
+            for index in richer
+        },
+    )
 
 
-def since_baseline(history: History, expected: Sequence[str]) -> list[Observation]:
-    """The observations detection analyses: from the newest change a maintainer marked
+def since_baseline(history: History, expected: Sequence[str]) -> Runs:
+    """The runs detection analyses: from the newest change a maintainer marked
     `expected` on (a baseline reset), else the whole window."""
     position = {key: index for index, key in enumerate(history.keys)}
     start = max((position.get(key, 0) for key in expected), default=0)
-    return observations(history)[start:]
+    return runs_of(history).since(start)
 
 
 # Index-only scans of ix_result_series_started_at, newest first; replicates come from
@@ -139,7 +144,7 @@ class CheckReport:
     new_regressions: list[int] = field(default_factory=list)  # incl. provisional ones
     announced: list[int] = field(default_factory=list)  # new and confirmed, not provisional
     read_s: float = 0.0  # database: histories and stored changes
-    build_s: float = 0.0  # rows to Observations
+    build_s: float = 0.0  # rows to the detector's Runs
     detect_s: float = 0.0  # detect_changes + reconcile_changes
     write_s: float = 0.0  # database: storing what changed
 
@@ -218,7 +223,7 @@ def _check(history: History, stored: list[_Stored], changes: _Changes, report: C
     built = time.perf_counter()
     detected = detect_changes(observed, higher_is_better=history.higher_is_better)
     reconciliation = reconcile_changes(
-        [o.key for o in observed],
+        observed.keys,
         [
             StoredChange(key=s.key, direction=s.direction, triaged=s.status != "untriaged")  # type: ignore[arg-type]
             for s in stored

@@ -2,9 +2,14 @@
 
 import itertools
 import math
+from functools import lru_cache
 from statistics import median
 
-from benchboard.regressions.ranks import RankSums, rank_p_value
+import numpy as np
+from numpy.typing import NDArray
+
+from benchboard.regressions.ranks import RankSums, adjusted, rank_p_value, splits_tried
+from benchboard.regressions.screen import window_bounds
 
 # How far the least-absolute-deviations fit may move a split found by ranks.
 _LOCATE_RADIUS = 6
@@ -17,19 +22,20 @@ def relative(before: float, after: float) -> float:
     return (after - before) / abs(before)
 
 
-def _seeded_intervals(size: int, min_runs: int) -> list[tuple[int, int, int]]:
-    """(start, stop, windows of that length): the series plus windows of 16, 32 ... runs.
+@lru_cache(maxsize=1024)
+def _seeded_intervals(size: int, min_runs: int) -> tuple[tuple[int, int], ...]:
+    """(start, stop) of the series and of its windows of 16, 32 ... runs.
 
     Windows overlap by half and are anchored at the first run, so they stay put
     as runs arrive; short windows find a step that is reverted soon after.
     """
-    intervals = [(0, size, 1)]
+    intervals = [(0, size)]
     length = 16
     while length < size:
         starts = range(0, size - 2 * min_runs, length // 2)
-        intervals.extend((start, min(start + length, size), len(starts)) for start in starts)
+        intervals.extend((start, min(start + length, size)) for start in starts)
         length *= 2
-    return intervals
+    return tuple(intervals)
 
 
 class Segmenter:
@@ -39,6 +45,7 @@ class Segmenter:
         self, levels: list[float], min_relative_change: float, significance: float, min_runs: int
     ) -> None:
         self.levels = levels
+        self.array = np.asarray(levels, dtype=np.float64)
         self.min_relative_change = min_relative_change
         self.significance = significance
         self.min_runs = min_runs
@@ -57,8 +64,8 @@ class Segmenter:
 
     def p_value(self, start: int, split: int, stop: int) -> float:
         """Two-sided rank-test p-value, Bonferroni-adjusted for the splits tried."""
-        tried = max(1, stop - start - 2 * self.min_runs + 1)
-        return min(1.0, rank_p_value(self.ranks(start, stop), split - start) * tried)
+        tried = splits_tried(stop - start, self.min_runs)
+        return adjusted(rank_p_value(self.ranks(start, stop), split - start), tried)
 
     def large_enough(self, start: int, split: int, stop: int) -> bool:
         change = relative(self.median(start, split), self.median(split, stop))
@@ -73,18 +80,32 @@ class Segmenter:
         return self.p_value(start, split, stop) <= self.significance
 
     def search(self) -> list[int]:
-        """Seeded binary segmentation: keep adding the strongest split that holds."""
+        """Seeded binary segmentation: keep adding the strongest split that holds.
+
+        Windows where no split can hold (``screen.py``) are known to have none, and the
+        others are tried in the order of the lowest p-value they could give, until none
+        left could beat the best split found so far."""
         found: list[int] = []
         seeds = _seeded_intervals(len(self.levels), self.min_runs)
-        cache: dict[tuple[int, int], tuple[float, int] | None] = {}
+        bounds = window_bounds(
+            self.levels, seeds, min_runs=self.min_runs, significance=self.significance
+        )
+        lowest = dict(zip(seeds, bounds, strict=True))
+        if min(bounds) == math.inf:
+            return found
+        cache: dict[tuple[int, int], tuple[float, int] | None] = {
+            seed: None for seed, bound in lowest.items() if bound == math.inf
+        }
         while True:
-            bounds = [0, *sorted(found), len(self.levels)]
-            segments = [(a, b, 1) for a, b in itertools.pairwise(bounds)]
+            cuts = [0, *sorted(found), len(self.levels)]
+            segments = list(itertools.pairwise(cuts))
             usable = [seed for seed in seeds if not any(seed[0] < p < seed[1] for p in found)]
             best: tuple[float, int] | None = None
-            for start, stop, windows in segments + usable:
+            for start, stop in sorted(segments + usable, key=lambda i: lowest.get(i, 0.0)):
+                if best is not None and lowest.get((start, stop), 0.0) > best[0]:
+                    break  # neither this interval nor any after it can do better
                 if (start, stop) not in cache:
-                    cache[(start, stop)] = self._interval_split(start, stop, windows)
+                    cache[(start, stop)] = self._interval_split(start, stop)
                 candidate = cache[(start, stop)]
                 if candidate is not None and candidate[1] not in found:
                     best = candidate if best is None else min(best, candidate)
@@ -92,7 +113,7 @@ class Segmenter:
                 return sorted(found)
             found.append(best[1])
 
-    def _interval_split(self, start: int, stop: int, windows: int) -> tuple[float, int] | None:
+    def _interval_split(self, start: int, stop: int) -> tuple[float, int] | None:
         """(adjusted p-value, split) of the interval's best split, if it holds."""
         guess = self._best_split(start, stop)
         if guess is None or self.p_value(start, guess, stop) > self.significance:
@@ -110,13 +131,16 @@ class Segmenter:
             return None
         sums = self.ranks(start, stop)
         low, high = self.min_runs, size - self.min_runs
-        z_by_split = dict(zip(range(low, high + 1), sums.abs_z(low, high), strict=True))
-        best = max(z_by_split, key=z_by_split.__getitem__)
+        z = sums.abs_z(low, high)
+        best = low + int(np.argmax(z))  # the first of equals, as max() would
         # z underrates splits with a short side; let those compete on exact p-values.
-        short = [s for s, z in z_by_split.items() if min(s, size - s) <= 8 and z >= 2.5]
+        splits = np.arange(low, high + 1)
+        short: list[int] = splits[(np.minimum(splits, size - splits) <= 8) & (z >= 2.5)].tolist()
         if not short:
             return start + best
-        return start + min([best, *short], key=lambda s: (rank_p_value(sums, s), -z_by_split[s]))
+        return start + min(
+            [best, *short], key=lambda s: (rank_p_value(sums, s), -float(z[s - low]))
+        )
 
     def _locate(self, start: int, stop: int, guess: int) -> int:
         """Move a split to where two medians fit best (least absolute deviations).
@@ -126,13 +150,25 @@ class Segmenter:
         """
         low = max(start + self.min_runs, guess - _LOCATE_RADIUS)
         high = min(stop - self.min_runs, guess + _LOCATE_RADIUS)
-        return min(
-            range(low, high + 1), key=lambda s: (self._fit(start, s) + self._fit(s, stop), s)
-        )
+        fits = self._fits(start, stop, np.arange(low, high + 1))
+        return low + int(np.argmin(fits))  # the first of equals: the smallest split
 
-    def _fit(self, start: int, stop: int) -> float:
-        centre = self.median(start, stop)
-        return sum(abs(value - centre) for value in self.levels[start:stop])
+    def _fits(self, start: int, stop: int, splits: NDArray[np.int64]) -> NDArray[np.float64]:
+        """For each split, the absolute deviations of ``start:stop`` from the median of
+        its side, summed one after the other as ``sum()`` does (zeros elsewhere change
+        no partial sum), so fits that tie in Python tie here too."""
+        segment = self.array[start:stop]
+        before = np.arange(start, stop)[None, :] < splits[:, None]
+        fits = np.zeros(len(splits))
+        for side in (before, ~before):
+            members = np.where(side, segment, np.inf)
+            ordered = np.sort(members, axis=1)
+            counts = side.sum(axis=1)
+            rows = np.arange(len(splits))
+            centre = (ordered[rows, (counts - 1) // 2] + ordered[rows, counts // 2]) / 2
+            deviations = np.where(side, np.abs(segment - centre[:, None]), 0.0)
+            fits = fits + np.cumsum(deviations, axis=1)[:, -1]
+        return fits
 
     def refine(self, points: list[int]) -> list[int]:
         """Re-place each change between its neighbours; drop the weakest that fails there."""

@@ -46,19 +46,17 @@ class ShortChange:
 
 
 def find_short_change(
-    levels: Sequence[RunLevel],
-    start: int,
+    segment: Sequence[RunLevel],
+    offset: int,
     *,
     min_relative_change: float,
     significance: float,
 ) -> ShortChange | None:
-    """The strongest split of a short ``levels[start:]`` that the t-test holds."""
-    segment = levels[start:]
+    """The strongest split the t-test holds in the newest ``segment`` of a history (runs
+    ``offset`` on, fewer than ``SHORT_SEGMENT``: ranks judge longer ones)."""
     replicated = all(level.variance is not None for level in segment)
     min_before, min_after = REPLICATE_SIDES if replicated else VALUE_ONLY_SIDES
     size = len(segment)
-    if size >= SHORT_SEGMENT:
-        return None
     candidates = range(min_before, size - min_after + 1)
     alpha = SHORT_SIGNIFICANCE * significance / max(1, len(candidates))
     best: tuple[float, int, LevelDifference] | None = None
@@ -75,7 +73,7 @@ def find_short_change(
         return None
     _, split, difference = best
     p_value = min(1.0, difference.p_value() * len(candidates))
-    return ShortChange(start + split, difference, p_value, provisional=size - split < 2)
+    return ShortChange(offset + split, difference, p_value, provisional=size - split < 2)
 
 
 def _large_enough(difference: LevelDifference, min_relative_change: float) -> bool:

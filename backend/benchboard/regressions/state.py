@@ -19,7 +19,7 @@ from statistics import fmean, median, stdev
 
 from scipy import stats as scipy_stats
 
-from benchboard.regressions.detect import Observation, detect_changes, run_levels
+from benchboard.regressions.detect import Observation, Runs, detect_changes
 from benchboard.regressions.short import (
     NOISE_GUARD,
     REPLICATE_SIDES,
@@ -50,11 +50,12 @@ class DetectionState:
 
 
 def detection_state(
-    observations: Sequence[Observation], *, higher_is_better: bool
+    observations: Sequence[Observation] | Runs, *, higher_is_better: bool
 ) -> DetectionState:
-    changes = detect_changes(observations, higher_is_better=higher_is_better)
+    history = Runs.of(observations)
+    changes = detect_changes(history, higher_is_better=higher_is_better)
     start = changes[-1].index if changes else 0
-    levels = run_levels(observations[start:])
+    levels = history.levels(start)
     replicated = bool(levels) and all(level.variance is not None for level in levels)
     before_needed, after_needed = REPLICATE_SIDES if replicated else VALUE_ONLY_SIDES
     runs = len(levels)
@@ -66,7 +67,7 @@ def detection_state(
         smallest = _smallest_change(levels, within, between, after_needed) / centre
     state = DetectionState(
         readiness="not_enough_history" if runs_needed else "ready",
-        runs_analysed=len(observations),
+        runs_analysed=len(history),
         runs_at_level=runs,
         replicates=replicated,
         within_run_cv=math.sqrt(within) / centre if within is not None and centre else None,

@@ -1,6 +1,7 @@
 """The recent results of series, as change detection and baseline verdicts read them."""
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -47,8 +48,23 @@ def recent_results(
 
 
 def as_observation(row: Any) -> Observation:
-    """A result row in base units (value, samples and stats alike)."""
-    factor = unit_info(row.unit).factor
-    stats = {k: v * factor if k != "n" else v for k, v in (row.stats or {}).items()}
-    samples = tuple(sample * factor for sample in row.samples or ())
-    return Observation(key=str(row.run_id), value=row.value_base, samples=samples, stats=stats)
+    """A result row (run_id, value_base, unit, samples, stats) as detection reads it."""
+    return observation(str(row.run_id), row.value_base, row.unit, row.samples, row.stats)
+
+
+def observation(
+    key: str,
+    value_base: float,
+    unit: str,
+    samples: Sequence[float] | None,
+    stats: Mapping[str, float] | None,
+) -> Observation:
+    """A stored result in base units: value, samples and stats alike (``n`` is a count)."""
+    factor = unit_info(unit).factor
+    scaled = {k: v * factor if k != "n" else v for k, v in stats.items()} if stats else None
+    return Observation(
+        key=key,
+        value=value_base,
+        samples=tuple(sample * factor for sample in samples or ()),
+        stats=scaled,
+    )

@@ -67,10 +67,10 @@ def test_a_failing_series_backs_off_alone(
 ) -> None:
     detect = runner.detect_changes
 
-    def failing_for_b(observations, **options):  # type: ignore[no-untyped-def]
-        if observations[0].value > 150e-6:  # the 200 us series (values in base units)
+    def failing_for_b(runs, **options):  # type: ignore[no-untyped-def]
+        if runs.values[0] > 150e-6:  # the 200 us series (values in base units)
             raise ValueError("detector broke")
-        return detect(observations, **options)
+        return detect(runs, **options)
 
     monkeypatch.setattr(runner, "detect_changes", failing_for_b)
     body = run(results=[result(benchmark="ok", value=100.0), result(benchmark="b", value=200.0)])

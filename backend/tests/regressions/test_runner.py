@@ -1,12 +1,11 @@
-"""Stored rows become the detector's observations: replicates and stats in base units."""
+"""Stored rows become the detector's runs: replicates and stats in base units."""
 
 import pytest
 
-from benchboard.regressions.detect import Observation
-from benchboard.regressions.runner import History, observations
+from benchboard.regressions.runner import History, runs_of
 
 
-def test_observations_carry_replicates_and_stats_in_base_units() -> None:
+def test_runs_carry_replicates_and_stats_in_base_units() -> None:
     history = History(
         series_id=1,
         higher_is_better=False,
@@ -16,11 +15,31 @@ def test_observations_carry_replicates_and_stats_in_base_units() -> None:
         stats=[None, {"n": 10, "median": 2000.0}, None, None],
         samples={"c": [3.0, 3.5, 2.5], "gone": [1.0]},  # "gone": outside the window
     )
-    found = observations(history)
-    assert [o.key for o in found] == ["a", "b", "c", "d"]
-    assert found[0] == Observation(key="a", value=0.001)
-    assert found[1].stats == {"n": 10, "median": pytest.approx(0.002)}
-    assert found[1].samples == ()
-    assert found[2].samples == pytest.approx((0.003, 0.0035, 0.0025))
-    assert found[2].stats is None
-    assert found[3] == Observation(key="d", value=0.004)
+    found = runs_of(history)
+    assert list(found.keys) == ["a", "b", "c", "d"]
+    assert list(found.values) == [0.001, 0.002, 0.003, 0.004]
+    assert sorted(found.richer) == [1, 2]  # only the results with stats or replicates
+    assert found.richer[1].stats == {"n": 10, "median": pytest.approx(0.002)}
+    assert found.richer[1].samples == ()
+    assert found.richer[2].samples == pytest.approx((0.003, 0.0035, 0.0025))
+    assert found.richer[2].stats is None
+    levels = found.levels()
+    assert [level.level for level in levels] == pytest.approx([0.001, 0.002, 0.003, 0.004])
+    assert levels[0].variance is None and levels[3].variance is None
+    assert levels[2].n == 3 and levels[2].variance is not None  # the median of 3 samples
+
+
+def test_since_a_baseline_reset_keeps_the_richer_runs_in_place() -> None:
+    history = History(
+        series_id=1,
+        higher_is_better=False,
+        keys=["a", "b", "c"],
+        values=[1.0, 2.0, 3.0],
+        units=["s", "s", "s"],
+        stats=[None, None, {"n": 5, "mean": 3.0, "stddev": 0.1}],
+        samples={},
+    )
+    later = runs_of(history).since(1)
+    assert list(later.keys) == ["b", "c"]
+    assert sorted(later.richer) == [1]
+    assert later.levels()[1].n == 5
