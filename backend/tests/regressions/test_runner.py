@@ -25,8 +25,10 @@ def test_runs_carry_replicates_and_stats_in_base_units() -> None:
     assert found.richer[2].stats is None
     levels = found.levels()
     assert [level.level for level in levels] == pytest.approx([0.001, 0.002, 0.003, 0.004])
-    assert levels[0].variance is None and levels[3].variance is None
-    assert levels[2].n == 3 and levels[2].variance is not None  # the median of 3 samples
+    assert levels[0].variance is None
+    assert levels[3].variance is None
+    assert levels[2].n == 3  # the median of its 3 samples, with their sampling error
+    assert levels[2].variance is not None
 
 
 def test_since_a_baseline_reset_keeps_the_richer_runs_in_place() -> None:
