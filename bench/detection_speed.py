@@ -100,7 +100,7 @@ def detector_alone(sqlalchemy_url: str, count: int) -> float:
     engine = create_engine(sqlalchemy_url)
     with Session(engine) as session:
         ids = list(session.scalars(select(Series.id).limit(count)))
-        histories = read_histories(session, ids)
+        histories = list(read_histories(session, ids))
     engine.dispose()
     prepared = [(runs_of(h), h.higher_is_better) for h in histories]
     started = time.perf_counter()

@@ -142,6 +142,8 @@ class Runs:
         return len(self.keys)
 
     def since(self, start: int) -> "Runs":
+        if start == 0:
+            return self
         richer = {i - start: o for i, o in self.richer.items() if i >= start}
         return Runs(self.keys[start:], self.values[start:], richer)
 

@@ -12,7 +12,7 @@ each phase is returned, so database time and detector time can be tuned apart.
 import math
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -37,6 +37,7 @@ from benchboard.regressions.webhooks import queue_deliveries
 from benchboard.series.recent import observation
 
 HISTORY_WINDOW = 200
+_STREAM_CHUNK = 20  # histories per fetch (libpq >= 17 chunked mode)
 DETECTOR = "detector"
 
 
@@ -79,8 +80,10 @@ def runs_of(history: History) -> Runs:
 def since_baseline(history: History, expected: Sequence[str]) -> Runs:
     """The runs detection analyses: from the newest change a maintainer marked
     `expected` on (a baseline reset), else the whole window."""
-    position = {key: index for index, key in enumerate(history.keys)}
-    start = max((position.get(key, 0) for key in expected), default=0)
+    start = 0
+    if expected:
+        position = {key: index for index, key in enumerate(history.keys)}
+        start = max(position.get(key, 0) for key in expected)
     return runs_of(history).since(start)
 
 
@@ -110,20 +113,19 @@ WHERE h.keys IS NOT NULL
 """
 
 
-def read_histories(session: Session, series_ids: Sequence[int]) -> list[History]:
-    """Every series' recent history in one statement (binary arrays, JSON parsed here);
-    series off their default branch have none."""
+def read_histories(session: Session, series_ids: Sequence[int]) -> Iterator[History]:
+    """Every series' recent history from one statement, streamed in chunks (binary arrays,
+    JSON parsed here): PostgreSQL reads the next histories while the caller checks these.
+    Series off their default branch have none."""
     driver = session.connection().connection.driver_connection
     assert isinstance(driver, psycopg.Connection)
+    params = {"ids": list(series_ids), "window": HISTORY_WINDOW}
     with driver.cursor(binary=True) as cursor:
-        cursor.execute(_HISTORIES, {"ids": list(series_ids), "window": HISTORY_WINDOW})
-        rows = cursor.fetchall()
-    histories = []
-    for series_id, direction, keys, values, units, stats, samples in rows:
-        for column in (keys, values, units):
-            column.reverse()  # newest first from the index; detection wants oldest first
-        histories.append(
-            History(
+        for row in cursor.stream(_HISTORIES, params, size=_STREAM_CHUNK):
+            series_id, direction, keys, values, units, stats, samples = row
+            for column in (keys, values, units):
+                column.reverse()  # newest first from the index; detection wants oldest first
+            yield History(
                 series_id=series_id,
                 higher_is_better=direction == "higher",
                 keys=keys,
@@ -132,8 +134,6 @@ def read_histories(session: Session, series_ids: Sequence[int]) -> list[History]
                 stats=orjson.loads(stats)[::-1],
                 samples=orjson.loads(samples) if samples else {},
             )
-        )
-    return histories
 
 
 @dataclass
@@ -174,18 +174,20 @@ def check_series(
     """Check each series over its recent history and store what changed."""
     report = CheckReport()
     started = time.perf_counter()
-    histories = read_histories(session, series_ids)
     stored = _stored(session, series_ids)
-    report.read_s = time.perf_counter() - started
+    histories = read_histories(session, series_ids)
     changes = _Changes()
-    for history in histories:
+    while (history := next(histories, None)) is not None:
+        report.read_s += time.perf_counter() - started  # waiting for the stream
         _check(history, stored[history.series_id], changes, report)
+        report.series += 1
+        started = time.perf_counter()
+    report.read_s += time.perf_counter() - started
     started = time.perf_counter()
     report.new_regressions, report.announced = _write(session, changes)
     if notify_webhook and report.announced:
         queue_deliveries(session, report.announced)
     report.write_s = time.perf_counter() - started
-    report.series = len(histories)
     return report
 
 

@@ -15,7 +15,7 @@ def get_series_detection(session: Session, series_id: int) -> SeriesDetection:
     series = session.get(Series, series_id)
     if series is None:
         raise NotFound(f"no series {series_id}")
-    histories = read_histories(session, [series_id])
+    histories = list(read_histories(session, [series_id]))
     expected = session.scalars(
         select(Regression.run_id).where(
             Regression.series_id == series_id, Regression.status == "expected"
