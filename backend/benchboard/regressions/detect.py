@@ -121,12 +121,12 @@ class Reconciliation:
 @dataclass(frozen=True)
 class Runs:
     """A series' runs, oldest first, as detection reads them: keys and values as columns
-    (a history is read as arrays, and most runs carry nothing else), and the few runs
-    with replicates or stats as whole observations, by position."""
+    (a history is read as arrays, and most runs carry nothing else), and the levels of
+    the few runs with replicates or stats, by position."""
 
     keys: Sequence[str]
     values: Sequence[float]
-    richer: Mapping[int, Observation] = field(default_factory=dict)
+    richer: Mapping[int, RunLevel] = field(default_factory=dict)
 
     @classmethod
     def of(cls, observations: "Sequence[Observation] | Runs") -> "Runs":
@@ -135,7 +135,11 @@ class Runs:
         return cls(
             [o.key for o in observations],
             [o.value for o in observations],
-            {i: o for i, o in enumerate(observations) if o.samples or o.stats},
+            {
+                i: run_level(o.value, o.samples, o.stats)
+                for i, o in enumerate(observations)
+                if o.samples or o.stats
+            },
         )
 
     def __len__(self) -> int:
@@ -144,26 +148,22 @@ class Runs:
     def since(self, start: int) -> "Runs":
         if start == 0:
             return self
-        richer = {i - start: o for i, o in self.richer.items() if i >= start}
+        richer = {i - start: level for i, level in self.richer.items() if i >= start}
         return Runs(self.keys[start:], self.values[start:], richer)
 
     def levels(self, start: int = 0, stop: int | None = None) -> list[RunLevel]:
         """Each run's level and sampling error (``stats.noise.run_level``)."""
-        indexes = range(len(self.keys))[start:stop]
-        return [self._level(i) for i in indexes]
+        return [
+            level if (level := self.richer.get(i)) is not None else RunLevel(float(self.values[i]))
+            for i in range(len(self.keys))[start:stop]
+        ]
 
     def level_values(self) -> list[float]:
         """Each run's level alone: its value unless it has replicates or stats."""
         values = list(map(float, self.values))
-        for index in self.richer:
-            values[index] = self._level(index).level
+        for index, level in self.richer.items():
+            values[index] = level.level
         return values
-
-    def _level(self, index: int) -> RunLevel:
-        richer = self.richer.get(index)
-        if richer is None:
-            return RunLevel(float(self.values[index]))
-        return run_level(richer.value, richer.samples, richer.stats)
 
 
 def detect_changes(

@@ -12,7 +12,8 @@ each phase is returned, so database time and detector time can be tuned apart.
 import math
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,7 +35,8 @@ from benchboard.regressions.detect import (
     reconcile_changes,
 )
 from benchboard.regressions.webhooks import queue_deliveries
-from benchboard.series.recent import observation
+from benchboard.series.recent import in_base_units
+from benchboard.stats.noise import run_level
 
 HISTORY_WINDOW = 200
 _STREAM_CHUNK = 20  # histories per fetch (libpq >= 17 chunked mode)
@@ -55,26 +57,19 @@ class History:
 
 
 def runs_of(history: History) -> Runs:
-    """The detector's view of a history: values as read, and the few results with
-    replicates or stats whole, in base units."""
+    """The detector's view of a history: values as read, and the levels of the few
+    results with replicates or stats (in base units)."""
     richer = [index for index, stats in enumerate(history.stats) if stats]
     if history.samples:
         position = {key: index for index, key in enumerate(history.keys)}
         richer = sorted({*richer, *(position[key] for key in history.samples if key in position)})
-    return Runs(
-        history.keys,
-        history.values,
-        {
-            index: observation(
-                history.keys[index],
-                history.values[index],
-                history.units[index],
-                history.samples.get(history.keys[index]),
-                history.stats[index],
-            )
-            for index in richer
-        },
-    )
+    levels = {}
+    for index in richer:
+        samples, stats = in_base_units(
+            history.units[index], history.samples.get(history.keys[index]), history.stats[index]
+        )
+        levels[index] = run_level(history.values[index], samples, stats)
+    return Runs(history.keys, history.values, levels)
 
 
 def since_baseline(history: History, expected: Sequence[str]) -> Runs:
@@ -113,7 +108,7 @@ WHERE h.keys IS NOT NULL
 """
 
 
-def read_histories(session: Session, series_ids: Sequence[int]) -> Iterator[History]:
+def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[History, None, None]:
     """Every series' recent history from one statement, streamed in chunks (binary arrays,
     JSON parsed here): PostgreSQL reads the next histories while the caller checks these.
     Series off their default branch have none."""
@@ -175,13 +170,14 @@ def check_series(
     report = CheckReport()
     started = time.perf_counter()
     stored = _stored(session, series_ids)
-    histories = read_histories(session, series_ids)
     changes = _Changes()
-    while (history := next(histories, None)) is not None:
-        report.read_s += time.perf_counter() - started  # waiting for the stream
-        _check(history, stored[history.series_id], changes, report)
-        report.series += 1
-        started = time.perf_counter()
+    # Closed on any error: an open stream holds the connection, and the rollback waits.
+    with closing(read_histories(session, series_ids)) as histories:
+        while (history := next(histories, None)) is not None:
+            report.read_s += time.perf_counter() - started  # waiting for the stream
+            _check(history, stored[history.series_id], changes, report)
+            report.series += 1
+            started = time.perf_counter()
     report.read_s += time.perf_counter() - started
     started = time.perf_counter()
     report.new_regressions, report.announced = _write(session, changes)

@@ -49,22 +49,15 @@ def recent_results(
 
 def as_observation(row: Any) -> Observation:
     """A result row (run_id, value_base, unit, samples, stats) as detection reads it."""
-    return observation(str(row.run_id), row.value_base, row.unit, row.samples, row.stats)
+    samples, stats = in_base_units(row.unit, row.samples, row.stats)
+    return Observation(key=str(row.run_id), value=row.value_base, samples=samples, stats=stats)
 
 
-def observation(
-    key: str,
-    value_base: float,
-    unit: str,
-    samples: Sequence[float] | None,
-    stats: Mapping[str, float] | None,
-) -> Observation:
-    """A stored result in base units: value, samples and stats alike (``n`` is a count)."""
+def in_base_units(
+    unit: str, samples: Sequence[float] | None, stats: Mapping[str, float] | None
+) -> tuple[tuple[float, ...], dict[str, float] | None]:
+    """A stored result's samples and stats in base units, as its value_base (``n`` is a
+    count): the one conversion detection, baseline verdicts and compare runs read."""
     factor = unit_info(unit).factor
     scaled = {k: v * factor if k != "n" else v for k, v in stats.items()} if stats else None
-    return Observation(
-        key=key,
-        value=value_base,
-        samples=tuple(sample * factor for sample in samples or ()),
-        stats=scaled,
-    )
+    return tuple(sample * factor for sample in samples or ()), scaled

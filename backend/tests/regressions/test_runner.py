@@ -1,5 +1,7 @@
 """Stored rows become the detector's runs: replicates and stats in base units."""
 
+import math
+
 import pytest
 
 from benchboard.regressions.runner import History, runs_of
@@ -19,16 +21,13 @@ def test_runs_carry_replicates_and_stats_in_base_units() -> None:
     assert list(found.keys) == ["a", "b", "c", "d"]
     assert list(found.values) == [0.001, 0.002, 0.003, 0.004]
     assert sorted(found.richer) == [1, 2]  # only the results with stats or replicates
-    assert found.richer[1].stats == {"n": 10, "median": pytest.approx(0.002)}
-    assert found.richer[1].samples == ()
-    assert found.richer[2].samples == pytest.approx((0.003, 0.0035, 0.0025))
-    assert found.richer[2].stats is None
     levels = found.levels()
+    # b: its stats' median (2,000 us); c: the median of its samples (3, 3.5, 2.5 ms)
     assert [level.level for level in levels] == pytest.approx([0.001, 0.002, 0.003, 0.004])
     assert levels[0].variance is None
     assert levels[3].variance is None
-    assert levels[2].n == 3  # the median of its 3 samples, with their sampling error
-    assert levels[2].variance is not None
+    assert levels[2].n == 3  # with the sampling error of its 3 samples
+    assert levels[2].variance == pytest.approx(math.pi / 2 * (1.4826 * 0.0005) ** 2 / 3)
 
 
 def test_since_a_baseline_reset_keeps_the_richer_runs_in_place() -> None:
