@@ -47,6 +47,7 @@ def test_nul_in_a_parameter_is_422_naming_it(client: TestClient, url: str, path:
     [
         (f"/api/v1/regressions/{BEYOND_64_BITS}", "regression_id"),
         (f"/api/v1/regressions/{BEYOND_64_BITS}/history", "regression_id"),
+        (f"/api/v1/regressions/{BEYOND_64_BITS}/context", "regression_id"),
         ("/api/v1/regressions/0", "regression_id"),
         (f"/api/v1/series/{BEYOND_64_BITS}/history", "series_id"),
         (f"/api/v1/regressions?series_id={BEYOND_64_BITS}", "series_id"),

@@ -88,7 +88,7 @@ def get_regression_history(regression_id: Id64, session: SessionDep) -> Regressi
 
 @router.get("/{regression_id}/context", dependencies=[ReadAccess], responses=_NOT_FOUND)
 def get_regression_context(
-    regression_id: int,
+    regression_id: Id64,
     session: SessionDep,
     window: Annotated[int, Query(ge=1, le=500, description="runs on each side")] = 30,
 ) -> RegressionContext:
