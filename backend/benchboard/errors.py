@@ -14,7 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -48,6 +48,12 @@ class AppError(Exception):
 class ValidationFailed(AppError):
     status_code = 422
     code = "validation_error"
+
+
+class InvalidValue(ValidationFailed):
+    """A value the database refused that no bound of the request caught."""
+
+    code = "invalid_value"
 
 
 class MalformedBody(AppError):
@@ -220,6 +226,16 @@ def _database_error(_: Request, exc: Exception) -> JSONResponse:
     return _envelope(error)
 
 
+def _data_error(_: Request, exc: Exception) -> JSONResponse:
+    """A value PostgreSQL refused (SQLSTATE class 22: out of range, not a valid number or
+    date). Each route bounds its inputs and names the field; this is the backstop for a
+    value no bound foresaw, so that it is still the client's 422 and never a 500."""
+    cause = getattr(exc, "orig", None) or exc
+    detail = cause.diag.message_primary if isinstance(cause, psycopg.Error) else None
+    logger.warning("invalid value reached the database: %s", exc)
+    return _envelope(InvalidValue(f"a value is not valid: {detail or 'refused by the database'}"))
+
+
 def document_error_envelope(schema: dict[str, Any]) -> None:
     """Document the 422 every route really answers: FastAPI lists its own
     HTTPValidationError for requests it rejects, but `_request_validation_error` answers
@@ -251,5 +267,7 @@ def install_error_handlers(app: FastAPI) -> None:
         psycopg.InterfaceError,
     ):
         app.add_exception_handler(error, _database_error)
+    app.add_exception_handler(DataError, _data_error)
+    app.add_exception_handler(psycopg.DataError, _data_error)
     app.add_exception_handler(RequestValidationError, _request_validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
