@@ -100,10 +100,14 @@ def exact_lower_tail(small: int, large: int, u: int) -> float:
 
 
 @lru_cache(maxsize=4096)
-def exact_lower_tails(small: int, large: int, top: int) -> tuple[float, ...]:
-    """``exact_lower_tail(small, large, u)`` for every u up to ``top``, in one count."""
+def exact_lower_tails(small: int, large: int, top: int) -> NDArray[np.float64]:
+    """``exact_lower_tail(small, large, u)`` for every u up to ``top``, in one count
+    (read-only: it is cached)."""
     total = math.comb(small + large, small)
-    return tuple(count / total for count in itertools.accumulate(_tail_counts(small, large, top)))
+    counts = itertools.accumulate(_tail_counts(small, large, top))
+    tails = np.array([count / total for count in counts])
+    tails.flags.writeable = False
+    return tails
 
 
 def _tail_counts(small: int, large: int, u: int) -> list[int]:

@@ -231,7 +231,7 @@ def _tail_table(
 ) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.int64]]:
     """Every exact-test side pair's lower tails, concatenated, and where each split's are."""
     starts: dict[tuple[int, int], int] = {}
-    chunks: list[tuple[float, ...]] = [(1.0,)]  # for splits the exact test never judges
+    chunks = [np.ones(1)]  # for splits the exact test never judges
     offsets, tops, length = [], [], 1
     for small, large in sides:
         if small > EXACT_SIDE_LIMIT:
@@ -246,7 +246,7 @@ def _tail_table(
         offsets.append(starts[(small, large)])
         tops.append(top)
     return (
-        np.array([p for chunk in chunks for p in chunk]),
+        np.concatenate(chunks),
         np.array(offsets, dtype=np.intp),
         np.array(tops, dtype=np.int64),
     )
@@ -265,7 +265,7 @@ def _tail_critical(small: int, large: int, tried: int, significance: float) -> i
         return -1
     tails = exact_lower_tails(small, large, _tail_top(small, large))
     critical = -1
-    for tail, probability in enumerate(tails):
+    for tail, probability in enumerate(tails.tolist()):
         if adjusted(min(1.0, 2.0 * probability), tried) > significance:
             break
         critical = tail
