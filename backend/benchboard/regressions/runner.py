@@ -39,7 +39,7 @@ from benchboard.series.recent import in_base_units
 from benchboard.stats.noise import run_level
 
 HISTORY_WINDOW = 200
-_STREAM_CHUNK = 20  # histories per fetch (libpq >= 17 chunked mode)
+_STREAM_CHUNK = 20  # histories per fetch (chunked mode: libpq >= 17, as psycopg[binary] ships)
 DETECTOR = "detector"
 
 

@@ -1,25 +1,29 @@
-"""Which seeded windows could hold a change: the rank test of every split of every window
-of a history in one NumPy pass.
+"""Which seeded windows could hold a change, and the lowest p-value each could give: the
+rank test of every split of every window of a history in one NumPy pass.
 
 Most histories have no change. The seeded search (``segmentation.py``) would still rank
 each of its windows (about 50 for 200 runs) and test every split in Python, about 2 ms
-per history. This screen gives the same answer for each window in one vectorised pass:
-a window none of whose splits reaches the Bonferroni-adjusted significance on its own
-can never yield a change (``Segmenter._interval_split`` rejects any split whose
-adjusted p-value exceeds ``significance`` before it looks at anything else), so the
-search skips it. Only the windows around a real step are searched in Python.
+per history. A window none of whose splits reaches the Bonferroni-adjusted significance
+can never yield a change (``Segmenter._interval_split`` rejects a split whose adjusted
+p-value exceeds ``significance`` before it looks at anything else), so the search skips
+it; the others it tries in the order of their lowest possible p-value and stops once none
+left could beat the best split found (a window's change is one of its splits, so its
+p-value is at least the window's lowest). Only the windows around a real step are
+searched in Python.
 
 Equivalence rests on deciding every split exactly as ``ranks.rank_p_value`` does:
 
 - where the exact test applies (one side of at most ``EXACT_SIDE_LIMIT`` runs, a tail U
   of at most ``EXACT_DEGREE_LIMIT``), by comparing the tail U with the largest one that
-  holds, found with the same ``exact_lower_tail`` (the tail is monotone in U);
-- elsewhere by comparing |z| with the normal approximation's critical value, lowered by
-  a margin far above rounding, so a split at the boundary is searched, never dropped.
+  holds, from the same exact tails (monotone in U); its p-value is the exact one;
+- elsewhere by comparing |z| with the normal approximation's critical value lowered by a
+  margin far above rounding, and lowering its p-value by another, so a split at the
+  boundary is searched, never dropped.
 
 The ranks of every window come from one sort: each element's key is its window's number
-times the number of distinct levels plus its level's dense rank, so one ``searchsorted``
-gives the elements below and tied with it in its own window (mid-ranks, tie counts).
+times the number of runs plus its level's rank among the distinct levels, so one stable
+argsort puts every window's elements in order, and runs of equal keys are its ties
+(mid-ranks, tie counts).
 """
 
 import math
