@@ -20,6 +20,8 @@ INT4_MAX = 2**31 - 1
 INT8_MAX = 2**63 - 1
 # Stored values are squared for variances and t statistics; past this, a square overflows.
 FINITE_MAX = 1e150
+# Integer params are kept exactly (jsonb numeric) within the same bound as every number.
+PARAM_INT_MAX = 10**150
 # A run dated further ahead than this came from a runner with a wrong clock.
 FUTURE_SLACK = timedelta(hours=24)
 EARLIEST_START = datetime(1900, 1, 1, tzinfo=UTC)

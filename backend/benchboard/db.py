@@ -2,11 +2,11 @@
 
 from collections.abc import Iterator
 
-import orjson
 from fastapi import Request
 from sqlalchemy import URL, Engine, create_engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from benchboard import exact_json
 from benchboard.replica import reads_replica
 
 # Requests' sessions plan no parallel workers: their queries are index-driven and short,
@@ -17,13 +17,13 @@ REQUEST_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0"
 
 def make_engine(url: str, *, serves_requests: bool = False) -> Engine:
     # jsonb columns parsed by orjson: the standard library's json.loads took a third of a
-    # 300-pair compare/modes answer (uploads bound every number to what a double holds).
+    # 300-pair compare/modes answer (exact_json leaves it only for integers past 64 bits).
     return create_engine(
         _with_options(url, REQUEST_SESSION_OPTIONS) if serves_requests else url,
         pool_size=10,
         max_overflow=10,
         pool_pre_ping=True,
-        json_deserializer=orjson.loads,
+        json_deserializer=exact_json.loads,
     )
 
 

@@ -8,6 +8,7 @@ import orjson
 from sqlalchemy import Row, Text, literal_column, select
 from sqlalchemy.orm import Session
 
+from benchboard import exact_json
 from benchboard.compare.baseline import HISTORY_RUNS, verdict_basis
 from benchboard.compare.pairing import Candidate, pair_modes
 from benchboard.compare.schemas import (
@@ -78,7 +79,7 @@ def compare_modes(session: Session, series_filter: SeriesFilter) -> bytes:
         if series[sync.series_id].value_base is not None
         and series[async_.series_id].value_base is not None
     ]
-    return orjson.dumps({"items": items})
+    return exact_json.dumps({"items": items})
 
 
 _MODE_COLUMNS = (

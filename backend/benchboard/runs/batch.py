@@ -7,11 +7,11 @@ identical repeat counts as existing, a different body under a stored id fails th
 with 409.
 """
 
-import orjson
 from fastapi import Response
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from benchboard import exact_json
 from benchboard.errors import AppError, FieldError, ValidationFailed
 from benchboard.metrics import RESULTS_STORED
 from benchboard.runs.body import invalid_body
@@ -34,7 +34,7 @@ def parse_batch(body: bytes) -> list[Incoming]:
     if total > MAX_BATCH_RESULTS:
         message = f"at most {MAX_BATCH_RESULTS:,} results in one batch, not {total:,}"
         raise ValidationFailed(message, [FieldError(path="runs", message=message)])
-    bodies = [orjson.dumps(run) for run in orjson.loads(body)["runs"]]
+    bodies = [exact_json.dumps(run) for run in exact_json.loads(body)["runs"]]
     return [Incoming(run, raw) for run, raw in zip(batch.runs, bodies, strict=True)]
 
 

@@ -24,6 +24,7 @@ from benchboard.bounds import (
     FINITE_MAX,
     INT8_MAX,
     NO_NUL,
+    PARAM_INT_MAX,
     StoredNumber,
     plausible_start,
     storable_text,
@@ -46,9 +47,13 @@ Count = Annotated[StrictInt, Field(ge=0, le=INT8_MAX)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME, pattern=NO_NUL)]
 Text = Annotated[StrictStr, Field(max_length=MAX_TEXT, pattern=NO_NUL)]
 StringMap = Annotated[dict[Name, Text], Field(max_length=MAX_MAP_KEYS)]
-# Params are flat: numbers, strings, booleans (bool first so `true` is not read as 1).
+# Params are flat: numbers, strings, booleans (bool first so `true` is not read as 1;
+# integers before floats, so that 2**70 + 1 stays exact).
 ParamValue = (
-    StrictBool | Annotated[StrictInt, Field(ge=-INT8_MAX - 1, le=INT8_MAX)] | FiniteNumber | Name
+    StrictBool
+    | Annotated[StrictInt, Field(ge=-PARAM_INT_MAX, le=PARAM_INT_MAX)]
+    | FiniteNumber
+    | Name
 )
 ParamMap = Annotated[dict[Name, ParamValue], Field(max_length=MAX_PARAMS)]
 

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from benchboard import exact_json
 from benchboard.bulk import CopyLayout, driver_connection
 from benchboard.errors import AppError, Conflict, ValidationFailed
 from benchboard.metrics import RESULTS_STORED
@@ -172,7 +173,7 @@ def _new_runs(
         upload = runs[index].upload
         rows = _rejecting(index, series_rows, upload)
         info = upload.hardware.model_dump(exclude={"name"}, exclude_none=True)
-        machine = (upload.hardware.name, orjson.dumps(info, option=orjson.OPT_SORT_KEYS))
+        machine = (upload.hardware.name, exact_json.dumps(info, option=orjson.OPT_SORT_KEYS))
         if machine not in machines:
             machines[machine] = _upsert_hardware(session, upload.hardware.name, info)
         git_branch = upload.git.branch if upload.git else None
@@ -304,7 +305,7 @@ def _existing_run(session: Session, run: _NewRun) -> StoredRun:
 
 
 def _same_json(first: bytes, second: bytes) -> bool:
-    return bool(orjson.loads(first) == orjson.loads(second))
+    return bool(exact_json.loads(first) == exact_json.loads(second))
 
 
 # The columns an upload writes to `result`, in the order _result_rows yields them.

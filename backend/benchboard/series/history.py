@@ -8,11 +8,11 @@ still the SeriesHistory schema; the tests validate responses against that model.
 from datetime import datetime
 from typing import Any
 
-import orjson
 from sqlalchemy import ColumnElement, Text, func, literal, null, select, text
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
+from benchboard import exact_json
 from benchboard.models import Result
 from benchboard.series.service import get_series_span
 from benchboard_ingest.vocabulary import unit_info
@@ -47,7 +47,7 @@ def get_series_history_json(
     else:
         points = _point_query(in_range)
     points_json: str = session.scalar(_as_json_array(points)) or "[]"
-    head = orjson.dumps(
+    head = exact_json.dumps(
         {
             "series": identity.model_dump(mode="json"),
             "downsampled": downsampled,

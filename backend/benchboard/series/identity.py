@@ -6,10 +6,13 @@ from typing import Any
 
 import orjson
 
+from benchboard import exact_json
+
 
 def canonical_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """Integral floats become ints so that `10000` and `10000.0` name the same series
-    (those that fit 64 bits: JSON tools, orjson included, stop there)."""
+    (those that fit 64 bits: series stored before integers past 64 bits were kept
+    exactly hold them as floats, and keep their fingerprints)."""
     return {key: _canonical_number(value) for key, value in params.items()}
 
 
@@ -42,4 +45,4 @@ def series_fingerprint(
         hardware,
         metric,
     ]
-    return hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).digest()
+    return hashlib.sha256(exact_json.dumps(identity, option=orjson.OPT_SORT_KEYS)).digest()

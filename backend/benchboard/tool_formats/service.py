@@ -8,8 +8,7 @@ storage), so `curl --data-binary @fio.json …/api/v1/ingest/fio?…` and
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
+from benchboard import exact_json
 from benchboard.errors import FieldError, MalformedBody, ValidationFailed
 from benchboard.runs.body import parse_upload
 from benchboard.runs.schemas import RunUpload
@@ -80,7 +79,7 @@ def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) 
             tags=given.tags,
         ),
     )
-    body = orjson.dumps(run)
+    body = exact_json.dumps(run)
     skipped = [SkippedItem(item=s.item, reason=s.reason) for s in parsed.skipped]
     return RunFromOutput(parse_upload(body), body, skipped)
 
