@@ -38,6 +38,9 @@ lint: setup
 	$(BIN)/python -m benchboard.api_drift
 	$(NPM) run check
 
+# make test starts several embedded PostgreSQL servers: each sized for 1 GiB, not the machine.
+test-python e2e: export BENCHBOARD_EMBEDDED_DATABASE_MEMORY_MB := 1024
+
 test-python: setup
 	$(BIN)/pytest backend/tests ingest/tests
 

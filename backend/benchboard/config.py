@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     )
     data_dir: Path = REPO_ROOT / ".data"
     database_name: str = "benchboard"
+    # The memory the embedded PostgreSQL sizes its settings for (database_server.py);
+    # unset: all of the machine's.
+    embedded_database_memory_mb: int | None = Field(default=None, ge=256)
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 2
