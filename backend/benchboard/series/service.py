@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 from sqlalchemy import (
     BigInteger,
+    ColumnElement,
     Select,
     Text,
     case,
@@ -182,10 +183,11 @@ class SeriesSpan:
     last_started_at: datetime | None
 
 
-def get_series_span(session: Session, series_id: int) -> SeriesSpan:
+def get_series_span(session: Session, series_id: int, *also: ColumnElement[Any]) -> SeriesSpan:
     """The series' identity, how many results it has and when the first and the newest
-    ran (kept by uploads)."""
-    row = session.execute(series_with_hardware().where(Series.id == series_id)).one_or_none()
+    ran (kept by uploads); `also` is evaluated in the same statement."""
+    query = series_with_hardware().add_columns(*also).where(Series.id == series_id)
+    row = session.execute(query).one_or_none()
     if row is None:
         raise NotFound(f"no series {series_id}")
     series: Series = row.Series

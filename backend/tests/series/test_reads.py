@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Connection, event
 
 from benchboard.series.schemas import SeriesHistory
 from tests.builders import result, run
@@ -193,3 +194,68 @@ def test_runs_filter_by_tags(client: TestClient) -> None:
     response = client.get("/api/v1/runs", params={"tag": "no-equals-sign"})
     assert response.status_code == 422
     assert response.json()["fields"][0]["path"] == "tag"
+
+
+def test_a_downsampled_window_counts_its_points_and_speaks_the_series_unit(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    # The series' unit is the first upload's (us); later runs report ms of the same time.
+    for day in range(1, 31):
+        unit, value = ("us", 1000.0 * day) if day == 1 else ("ms", float(day))
+        body = run(
+            started_at=f"2025-01-{day:02d}T00:00:00Z",
+            results=[result(unit=unit, value=value)],
+        )
+        response = client.post("/api/v1/runs", json=body, headers=auth)
+        assert response.status_code == 201, response.text
+    (series,) = get(client, "/api/v1/series")["items"]
+    assert series["unit"] == "us"
+    window = get(
+        client,
+        f"/api/v1/series/{series['id']}/history",
+        since="2025-01-11T00:00:00Z",
+        until="2025-01-30T00:00:00Z",
+        max_points=10,
+    )
+    SeriesHistory.model_validate(window)
+    assert window["downsampled"] is True
+    assert window["total_points"] == 20
+    assert sum(p["count"] for p in window["points"]) == 20
+    # Days 11-30 in 10 equal buckets of two days: means in us, extremes in seconds.
+    assert [p["value"] for p in window["points"]] == pytest.approx(
+        [1000.0 * (day + 0.5) for day in range(11, 31, 2)]
+    )
+    assert window["points"][0]["min_base"] == pytest.approx(0.011)
+    assert {p["unit"] for p in window["points"]} == {"us"}
+
+
+def test_history_of_an_unknown_series_is_404(client: TestClient) -> None:
+    response = client.get("/api/v1/series/999999/history")
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+
+
+def test_a_history_is_two_statements_planned_generically(
+    client: TestClient, auth: dict[str, str], connection: Connection
+) -> None:
+    """The series' lookup sets plan_cache_mode for the transaction (set_config): no SET
+    statement of its own."""
+    response = client.post("/api/v1/runs", json=run(), headers=auth)
+    assert response.status_code == 201, response.text
+    (series,) = get(client, "/api/v1/series")["items"]
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    event.listen(connection, "before_cursor_execute", record)
+    try:
+        get(client, f"/api/v1/series/{series['id']}/history")
+    finally:
+        event.remove(connection, "before_cursor_execute", record)
+    reads = [sql for sql in statements if "SAVEPOINT" not in sql]
+    assert len(reads) == 2, reads
+    assert "set_config" in reads[0]
+    assert "json_agg" in reads[1]
+    # is_local: it lasts until the (test's) transaction ends, like SET LOCAL.
+    assert connection.exec_driver_sql("SHOW plan_cache_mode").scalar() == "force_generic_plan"
