@@ -71,7 +71,7 @@ def one_pass(name: str, service: BenchService, port: int, sqlalchemy_url: str) -
     phases_before, series_before, cpu_before = scrape(port)
     engine = create_engine(sqlalchemy_url)
     with Session(engine) as session, session.begin():
-        enqueue_series(session, select(Series.id))
+        enqueue_series(session, session.scalars(select(Series.id)).all())
     queued = time.time()
     wall = wait_until_checked(service.database_url, queued)
     engine.dispose()

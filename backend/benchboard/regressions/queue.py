@@ -9,26 +9,15 @@ Workers claim a batch in a short committed transaction, check it in a second one
 `finish_batch` inside that second one. The design and its reasons are in README.md.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Select,
-    case,
-    cast,
-    func,
-    literal_column,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
+from benchboard.bulk import driver_connection
 from benchboard.models import DetectionQueue, Result
 
 # LISTEN/NOTIFY channel that wakes idle workers when something is queued.
@@ -41,32 +30,28 @@ RETRY_FIRST = timedelta(seconds=5)
 RETRY_DOUBLINGS = 9
 
 
-def enqueue_series(session: Session, series_ids: Iterable[int] | Select[tuple[int]]) -> None:
-    """Queue a check of these series (ids, or a select of them); duplicates are fine."""
-    if isinstance(series_ids, Select):
-        source = series_ids.subquery()
-    else:
-        ids = cast(list(series_ids), ARRAY(BigInteger))
-        source = select(func.unnest(ids).label("series_id")).subquery()
-    column = source.c[0]
-    rows = select(column).distinct().order_by(column)  # one lock order for every writer
-    insert = pg_insert(DetectionQueue).from_select([DetectionQueue.series_id], rows)
-    # A re-request of a series being checked bumps `requests`, so the worker that read
-    # the older history leaves the row for another check; it then dates from now.
-    queued = insert.on_conflict_do_update(
-        index_elements=[DetectionQueue.series_id],
-        set_={
-            DetectionQueue.requests: DetectionQueue.requests + 1,
-            DetectionQueue.queued_at: case(
-                (DetectionQueue.claimed_by.is_(None), DetectionQueue.queued_at),
-                else_=func.now(),
-            ),
-        },
-    ).returning(DetectionQueue.series_id)
-    written = queued.cte("queued")
-    # The notification is sent at commit, in the same statement, and only if a row was.
-    any_row = select(literal_column("1")).select_from(written).limit(1).subquery()
-    session.execute(select(func.pg_notify(CHANNEL, "")).select_from(any_row))
+# One statement whatever the number of series, SQL text so it is compiled once (built
+# with the dialect's INSERT … ON CONFLICT it took ~3.6 ms of a ~10 ms small upload), the
+# ids one binary array parameter (bulk.py). Rows are inserted in series order: one lock
+# order for every writer. A re-request of a series being checked bumps `requests`, so the
+# worker that read the older history leaves the row for another check; it then dates
+# from now. The notification is sent at commit, and only if a row was written.
+_ENQUEUE = (
+    "WITH queued AS ("
+    " INSERT INTO detection_queue AS q (series_id)"
+    " SELECT DISTINCT id FROM unnest(%b::bigint[]) AS t(id) ORDER BY id"
+    " ON CONFLICT (series_id) DO UPDATE SET requests = q.requests + 1,"
+    " queued_at = CASE WHEN q.claimed_by IS NULL THEN q.queued_at ELSE now() END"
+    " RETURNING series_id)"
+    " SELECT pg_notify(%s, '') FROM (SELECT 1 FROM queued LIMIT 1) AS any_row"
+)
+
+
+def enqueue_series(session: Session, series_ids: Sequence[int]) -> None:
+    """Queue a check of these series; duplicates are fine."""
+    if not series_ids:
+        return
+    driver_connection(session).execute(_ENQUEUE, (list(series_ids), CHANNEL))
 
 
 @dataclass(frozen=True)

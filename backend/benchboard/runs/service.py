@@ -215,11 +215,15 @@ def _store_results(session: Session, runs: list[_NewRun]) -> None:
     ]
     count_runs(session, totals, new_series)
     # Only default branches have regressions. Last: its queue-row locks are held only
-    # until the commit. The series are read back from the results just written (one
-    # index), not sent: 100,000 ids as a parameter cost more than the read.
-    checked = [run.id for run in runs if run.on_default]
+    # until the commit.
+    checked = [
+        series_id
+        for run, ids in zip(runs, series_ids, strict=True)
+        if run.on_default
+        for series_id in ids
+    ]
     if checked:
-        enqueue_series(session, select(Result.series_id).where(Result.run_id.in_(checked)))
+        enqueue_series(session, checked)
 
 
 def _rejecting(index: int, function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
