@@ -205,7 +205,8 @@ class Series(Base):
     direction: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = _created_at()
     # Kept by every upload (runs/totals.py), so lists never count results: how many
-    # results the series has, and when its first and newest ran.
+    # results the series has, and when its first and newest ran. Never index them: the
+    # table's fillfactor of 50 (migration 6f2b8d4e1a93) makes their updates HOT.
     result_count: Mapped[int] = mapped_column(Integer, server_default="0")
     first_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
