@@ -13,8 +13,8 @@ def test_runs_carry_replicates_and_stats_in_base_units() -> None:
         higher_is_better=False,
         keys=["a", "b", "c", "d"],
         values=[0.001, 0.002, 0.003, 0.004],  # value_base, seconds
-        units=["ms", "us", "ms", "s"],
-        stats=[None, {"n": 10, "median": 2000.0}, None, None],
+        units={"b": "us", "c": "ms", "gone": "ms"},  # of the results with stats or replicates
+        stats={"b": {"n": 10, "median": 2000.0}},
         samples={"c": [3.0, 3.5, 2.5], "gone": [1.0]},  # "gone": outside the window
     )
     found = runs_of(history)
@@ -36,8 +36,8 @@ def test_since_a_baseline_reset_keeps_the_richer_runs_in_place() -> None:
         higher_is_better=False,
         keys=["a", "b", "c"],
         values=[1.0, 2.0, 3.0],
-        units=["s", "s", "s"],
-        stats=[None, None, {"n": 5, "mean": 3.0, "stddev": 0.1}],
+        units={"c": "s"},
+        stats={"c": {"n": 5, "mean": 3.0, "stddev": 0.1}},
         samples={},
     )
     later = runs_of(history).since(1)
