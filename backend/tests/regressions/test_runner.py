@@ -3,8 +3,15 @@
 import math
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from benchboard.regressions.runner import History, runs_of
+from benchboard.models import Result
+from benchboard.regressions.detect import Runs
+from benchboard.regressions.runner import HISTORY_WINDOW, History, read_histories, runs_of
+from benchboard.series.recent import as_observation, recent_results
+from tests.builders import result, run
 
 
 def test_runs_carry_replicates_and_stats_in_base_units() -> None:
@@ -44,3 +51,37 @@ def test_since_a_baseline_reset_keeps_the_richer_runs_in_place() -> None:
     assert list(later.keys) == ["b", "c"]
     assert sorted(later.richer) == [1]
     assert later.levels()[1].n == 5
+
+
+def test_a_stored_history_reads_as_every_result_row_says(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    """The worker's statement (units and stats only of the results that have stats,
+    replicates by run) gives the runs a plain read of every result row gives."""
+    run_ids = []
+    for day in range(12):
+        value = 100.0 + day % 5
+        richer: dict[str, object] = {}
+        if day % 4 == 1:
+            richer = {"stats": {"n": 10, "mean": value, "stddev": 2.0}}
+        elif day % 4 == 2:
+            richer = {"samples": [value - 1, value, value + 2]}
+        elif day == 3:
+            richer = {"stats": {"n": 5, "median": value}, "samples": [value, value + 1]}
+        body = run(
+            started_at=f"2025-01-{1 + day:02d}T00:00:00Z",
+            results=[result(value=value, **richer)],
+        )
+        response = client.post("/api/v1/runs", json=body, headers=auth)
+        assert response.status_code == 201, response.text
+        run_ids.append(body["id"])
+    series_id = session.scalars(select(Result.series_id).where(Result.run_id == run_ids[0])).one()
+
+    [history] = read_histories(session, [series_id])
+    rows = recent_results(session, [series_id], window=HISTORY_WINDOW)[series_id]
+    expected = Runs.of([as_observation(row) for row in rows])
+    found = runs_of(history)
+    assert list(found.keys) == list(expected.keys) == run_ids
+    assert list(found.values) == list(expected.values)
+    assert sorted(found.richer) == [1, 2, 3, 5, 6, 9, 10]
+    assert found.richer == expected.richer
