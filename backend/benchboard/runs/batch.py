@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from benchboard import exact_json
 from benchboard.errors import AppError, FieldError, ValidationFailed
 from benchboard.metrics import RESULTS_STORED
-from benchboard.runs.body import invalid_body
+from benchboard.runs.body import invalid_body, refuse_nul_in_results
 from benchboard.runs.schemas import (
     RunBatchCreated,
     RunBatchItem,
@@ -30,6 +30,7 @@ def parse_batch(body: bytes) -> list[Incoming]:
         batch = RunBatchUpload.model_validate_json(body)
     except ValidationError as error:
         raise invalid_body(error, body, "the batch is not valid") from None
+    refuse_nul_in_results(body, "the batch is not valid")
     total = sum(len(run.results) for run in batch.runs)
     if total > MAX_BATCH_RESULTS:
         message = f"at most {MAX_BATCH_RESULTS:,} results in one batch, not {total:,}"

@@ -42,9 +42,18 @@ def require_json(request: Request) -> None:
 
 def parse_upload(body: bytes) -> RunUpload:
     try:
-        return RunUpload.model_validate_json(body)
+        upload = RunUpload.model_validate_json(body)
     except ValidationError as error:
         raise invalid_body(error, body, "the upload is not valid") from None
+    refuse_nul_in_results(body, "the upload is not valid")
+    return upload
+
+
+def refuse_nul_in_results(body: bytes, subject: str) -> None:
+    """After the model accepted `body`: a NUL in a result's strings (schemas.ResultName),
+    named by its path. Every other string was checked by the model's own patterns."""
+    if b"\\u0000" in body and (unstorable := _unstorable_strings(body)):
+        raise validation_failed(subject, unstorable)
 
 
 def invalid_body(

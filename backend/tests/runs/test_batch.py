@@ -85,6 +85,18 @@ def test_bad_field_is_named_by_its_run_and_nothing_is_stored(
     assert stored_runs(session) == 0
 
 
+def test_a_nul_in_a_result_is_named_by_its_run_and_nothing_is_stored(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    runs = history([100.0, 101.0])
+    runs[1]["results"][0]["benchmark"] = "b\x00"
+    response = post_batch(client, runs, auth)
+    assert response.status_code == 422
+    paths = [field["path"] for field in response.json()["fields"]]
+    assert paths == ["runs[1].results[0].benchmark"]
+    assert stored_runs(session) == 0
+
+
 def test_an_error_while_storing_names_its_run_and_stores_nothing(
     client: TestClient, auth: dict[str, str], session: Session
 ) -> None:

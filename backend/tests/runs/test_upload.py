@@ -232,6 +232,15 @@ def test_sql_and_html_in_names_are_stored_verbatim(
     assert stored["results"][0]["variant"] == "<b>bold</b>"
 
 
+def test_a_backslash_before_u0000_is_text_not_a_nul(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    name = "escape \\u0000 as written"  # JSON "\\u0000": the body holds the NUL escape's bytes
+    body = run(results=[result(benchmark=name)])
+    assert post(client, body, auth).status_code == 201
+    assert client.get(f"/api/v1/runs/{body['id']}").json()["results"][0]["benchmark"] == name
+
+
 def test_unicode_names_up_to_the_limit_are_accepted(
     client: TestClient, auth: dict[str, str]
 ) -> None:
