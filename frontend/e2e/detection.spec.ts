@@ -44,7 +44,9 @@ test("a short history says what it lacks, then shows the regression after the se
 
   await page.goto(`/history?series=${seriesId}`);
   const state = page.getByRole("region", { name: "Change detection" });
-  await expect(state).toContainText("Not enough history: 1 more run needed before a change can be judged");
+  await expect(state).toContainText(
+    "Not enough history: 1 more run needed for a baseline (2 so far); detection needs 3 runs before a change and 2 after.",
+  );
   await page.goto(`/regressions?suite=${suite}`);
   await expect(page.locator(".status-empty")).toContainText(
     "1 of the 1 series matching these filters have fewer than 5 runs",

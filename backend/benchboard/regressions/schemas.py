@@ -151,7 +151,9 @@ class SeriesDetection(BaseModel):
     smallest_detectable_change: float | None = Field(
         description="About the smallest relative step reported runs_after_change runs after it"
     )
-    runs_needed: int = Field(description="More runs needed before a change can be judged")
+    runs_needed: int = Field(
+        description="More runs at the current level needed for a baseline to judge a change against"
+    )
     runs_after_change: int = Field(description="Runs after a step before it is reported")
     baseline_reset: bool = Field(description="Analysis starts at a change marked expected")
     text: str = Field(description="The state in words")

@@ -44,7 +44,7 @@ class DetectionState:
     within_run_cv: float | None
     run_to_run_cv: float | None
     smallest_detectable_change: float | None
-    runs_needed: int  # more runs at the current level before a change can be judged
+    runs_needed: int  # more runs at the current level for a baseline to judge a change against
     runs_after_change: int  # runs after a step before it is reported
     text: str
 
@@ -130,8 +130,8 @@ def describe(state: DetectionState, *, since_change: bool) -> str:
     if state.readiness == "not_enough_history":
         more = f"{state.runs_needed} more run{'s' if state.runs_needed > 1 else ''}"
         return (
-            f"Not enough history: {more} needed before a change can be judged "
-            f"({state.runs_at_level} {since}; detection needs {sides})."
+            f"Not enough history: {more} needed for a baseline "
+            f"({state.runs_at_level} {since}); detection needs {sides}."
         )
     noise = []
     if state.run_to_run_cv is not None:

@@ -1817,7 +1817,7 @@ export interface components {
             runs_at_level: number;
             /**
              * Runs Needed
-             * @description More runs needed before a change can be judged
+             * @description More runs at the current level needed for a baseline to judge a change against
              */
             runs_needed: number;
             /** Series Id */

@@ -10,15 +10,20 @@ export interface PointRow {
   unit: string;
 }
 
-/** The points the charts draw, each linking to its run. */
+/**
+ * The points the charts draw, each linking to its run. A series' label can be long (params,
+ * hardware): the series, the time and the value are pinned so the value never scrolls away.
+ */
 export const pointColumns: Column<PointRow>[] = [
-  { id: "series", header: "Series", text: (r) => r.line.label },
+  { id: "series", header: "Series", text: (r) => r.line.label, pin: true, width: 320 },
   {
     id: "time",
     header: "Started",
     text: (r) => formatDateTime(r.point.t),
     sortValue: (r) => r.point.t,
     raw: (r) => ({ Started: new Date(r.point.t).toISOString() }),
+    pin: true,
+    width: 170,
   },
   {
     id: "value",
@@ -28,6 +33,8 @@ export const pointColumns: Column<PointRow>[] = [
     sortValue: (r) => r.point.value,
     raw: (r) => ({ Value: r.point.value, Unit: r.unit }),
     dataValue: (r) => r.point.value,
+    pin: true,
+    width: 110,
   },
   {
     id: "band",
