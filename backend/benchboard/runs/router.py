@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from benchboard.collector import collector_paused
 from benchboard.deps import AdminToken, ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
@@ -79,7 +80,8 @@ async def create_run(
 
 
 def _parse_and_store(session: Session, body: bytes, token: Principal) -> StoredRun:
-    return service.store_run(session, parse_upload(body), raw_body=body, uploader=token)
+    with collector_paused():
+        return service.store_run(session, parse_upload(body), raw_body=body, uploader=token)
 
 
 @router.post(
@@ -115,7 +117,8 @@ async def create_run_batch(
 
 
 def _parse_and_store_batch(session: Session, body: bytes, token: Principal) -> list[StoredRun]:
-    return batch.store_batch(session, batch.parse_batch(body), uploader=token)
+    with collector_paused():
+        return batch.store_batch(session, batch.parse_batch(body), uploader=token)
 
 
 @router.get("/runs", dependencies=[ReadAccess])
