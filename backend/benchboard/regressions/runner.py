@@ -19,12 +19,12 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-import psycopg
 from sqlalchemy import BigInteger, any_, func, select, type_coerce, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from benchboard.bulk import driver_connection
 from benchboard.models import Regression, RegressionEvent, Run
 from benchboard.regressions.detect import (
     DetectedChange,
@@ -115,8 +115,7 @@ def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[His
     """Every series' recent history from one statement, streamed in chunks (binary arrays,
     JSON parsed here): PostgreSQL reads the next histories while the caller checks these.
     Series off their default branch have none."""
-    driver = session.connection().connection.driver_connection
-    assert isinstance(driver, psycopg.Connection)
+    driver = driver_connection(session)
     params = {"ids": list(series_ids), "window": HISTORY_WINDOW}
     with driver.cursor(binary=True) as cursor:
         for row in cursor.stream(_HISTORIES, params, size=_STREAM_CHUNK):

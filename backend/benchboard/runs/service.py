@@ -10,7 +10,17 @@ same transaction (regressions/queue.py): an acknowledged upload always gets its 
 and the request itself does no detection work. Stored run by run, a 5,000-run history
 import took 77 s; in bulk, 4.5 s (bench/README.md, import_speed).
 
-The bulk parts talk to psycopg directly; everything else is SQLAlchemy.
+Everything else is SQLAlchemy, but for two measured costs. psycopg is used directly (the
+session's connection, `bulk.driver_connection`, in its transaction) only for the binary
+COPY of results and for statements with large array parameters, which it sends in binary
+(`%b`; bulk.py): the runs' and series' `unnest` inserts, the totals, the detection queue
+and the worker's history stream. Those are the allowed raw-psycopg uses, and their
+column lists come from `models.py` (`bulk.CopyLayout`). The upserts every upload runs are
+SQL text compiled once, not the dialect's `insert().on_conflict_do_…`: the PostgreSQL
+Insert has no cache key, so SQLAlchemy rebuilds and compiles it on each call, ~3.6 ms of
+a ~10 ms small upload for the detection queue (commit 53d079e). The dialect's upsert
+stays where it runs rarely (`_upsert_hardware`: a new machine, or a new key in its
+description).
 """
 
 import hashlib

@@ -7,7 +7,8 @@ the suite list at 10,000,000 results. A deleted run is taken out (uncount_run);
 `recount_totals()` (a database function, created by the migration) rebuilds all of them
 from the stored rows, after bulk loads and after retention removed data.
 
-SQL text: compiled once (see runs.service on why not the dialect's INSERT … ON CONFLICT).
+SQL text, compiled once: runs/service.py's docstring says why not the dialect's
+INSERT … ON CONFLICT.
 """
 
 from collections.abc import Mapping, Sequence

@@ -34,7 +34,8 @@ STUDY_RUNS = 50
 # Metadata a maintainer may clear with null: lists become empty, texts null.
 _LIST_SETTINGS = ("authors", "links")
 
-# SQL text: SQLAlchemy never caches the dialect's INSERT … ON CONFLICT (see runs.service).
+# SQL text: SQLAlchemy never caches the dialect's INSERT … ON CONFLICT (runs/service.py's
+# docstring).
 _CREATE_SUITE = text("INSERT INTO suite (name) VALUES (:name) ON CONFLICT (name) DO NOTHING")
 
 
