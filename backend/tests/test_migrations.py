@@ -1,13 +1,14 @@
 """Alembic is the only source of the schema: the models and vocabularies must agree with it."""
 
 import re
+import uuid
 from collections.abc import Iterator
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from benchboard.config import Settings
 from benchboard.database_server import recreate_database
@@ -211,23 +212,64 @@ def test_upgrade_counts_the_totals_of_the_stored_runs(
 BEFORE_PARTITIONS = "5e2a9c7d1f08"
 
 
+def _insert_run_with_result(db: Connection, started_at: str, *, branch: str | None = None) -> None:
+    """A run of suite `mixed` with one result of series 1; a branch only where the
+    schema has the column (after BEFORE_BRANCHES)."""
+    run_id = str(uuid.uuid4())
+    columns, values = ("", "") if branch is None else (", branch", ", :branch")
+    db.execute(
+        text(
+            f"INSERT INTO run (id, suite, started_at, hardware_id, result_count, upload_body,"  # noqa: S608
+            f" upload_sha256{columns}) VALUES (:id, 'mixed', :at, 1, 1, '', ''{values})"
+        ),
+        {"id": run_id, "at": started_at, "branch": branch},
+    )
+    db.execute(
+        text(
+            "INSERT INTO result (run_id, series_id, started_at, value, unit, value_base)"
+            " VALUES (:id, 1, :at, 7, 'ms', 0.007)"
+        ),
+        {"id": run_id, "at": started_at},
+    )
+
+
 def test_upgrade_moves_stored_results_into_monthly_partitions_and_back(
     settings: Settings, scratch_engine: Engine
 ) -> None:
+    """Rows of several months each go to their month (by UTC: 23:30 at -01:00 on New
+    Year's Eve is January), and a row stored later outside every month lands in the
+    default partition; the downgrade brings every row back, the default's too."""
     _migrate(settings, scratch_engine, "upgrade", BEFORE_BRANCHES)
     _insert_pre_branch_data(scratch_engine)
+    with scratch_engine.begin() as db:
+        _insert_run_with_result(db, "2025-03-10T00:00:00Z")
+        _insert_run_with_result(db, "1999-12-31T23:30:00-01:00")
     _migrate(settings, scratch_engine, "upgrade", "head")
     partitions = "SELECT tableoid::regclass::text, count(*) FROM result GROUP BY 1 ORDER BY 1"
     primary_key = (
         "SELECT pg_get_constraintdef(oid) FROM pg_constraint"
         " WHERE conrelid = 'result'::regclass AND conname = 'pk_result'"
     )
-    with scratch_engine.connect() as db:
-        assert [tuple(row) for row in db.execute(text(partitions))] == [("result_p202501", 4)]
+    with scratch_engine.begin() as db:
+        assert [tuple(row) for row in db.execute(text(partitions))] == [
+            ("result_p200001", 1),
+            ("result_p202501", 4),
+            ("result_p202503", 1),
+        ]
         assert db.scalar(text(primary_key)) == "PRIMARY KEY (id, started_at)"
         # The sequence goes on where it was.
-        assert db.scalar(text("SELECT nextval('result_id_seq')")) == 5
+        assert db.scalar(text("SELECT nextval('result_id_seq')")) == 7
+        # February had no run: its rows go to the default partition.
+        _insert_run_with_result(db, "2025-02-14T00:00:00Z", branch="main")
+        assert ("result_default", 1) in db.execute(text(partitions)).tuples()
     _migrate(settings, scratch_engine, "downgrade", BEFORE_PARTITIONS)
     with scratch_engine.connect() as db:
-        assert [tuple(row) for row in db.execute(text(partitions))] == [("result", 4)]
+        assert [tuple(row) for row in db.execute(text(partitions))] == [("result", 7)]
         assert db.scalar(text(primary_key)) == "PRIMARY KEY (id)"
+        months = "SELECT to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM') FROM result ORDER BY 1"
+        assert list(db.scalars(text(months))) == [
+            "2000-01",
+            *["2025-01"] * 4,
+            "2025-02",
+            "2025-03",
+        ]
