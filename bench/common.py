@@ -6,6 +6,7 @@ by this process (it holds a handle, so the server lives until the benchmark exit
 `benchboard serve` runs as a subprocess against it, with `DATABASE_URL` cleared.
 """
 
+import hashlib
 import json
 import math
 import os
@@ -16,13 +17,19 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Collection, Sequence
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
 import httpx
 import psycopg
+from psycopg.types.json import Jsonb
+
+from benchboard.models import DEFAULT_BRANCH
+from benchboard.runs.service import RUN_COPY
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BENCH_DATA_ROOT = REPO_ROOT / ".data" / "bench"
@@ -344,6 +351,37 @@ class LagWatch:
                         item for index, item in enumerate(asked) if index not in covered
                     ] + self._pending[len(asked) :]
                 time.sleep(self.interval_s)
+
+
+def generated_run(
+    run_id: uuid.UUID,
+    *,
+    suite: str,
+    started_at: datetime,
+    hardware_id: int,
+    result_count: int,
+    body: bytes,
+    **more: Any,
+) -> tuple[Any, ...]:
+    """A `run` row in RUN_COPY's order for a run a benchmark writes itself: on the default
+    branch, `body` standing for its upload, `more` of its columns (name, git, tags …) set;
+    environment and tags empty and the rest null unless given."""
+    values = {
+        "id": run_id,
+        "suite": suite,
+        "started_at": started_at,
+        "branch": DEFAULT_BRANCH,
+        "hardware_id": hardware_id,
+        "environment": Jsonb({}),
+        "tags": Jsonb({}),
+        "result_count": result_count,
+        "upload_body": body,
+        "upload_sha256": hashlib.sha256(body).digest(),
+    } | more
+    unknown = values.keys() - set(RUN_COPY.columns)
+    if unknown:
+        raise TypeError(f"run has no columns {sorted(unknown)}")
+    return tuple(values.get(column) for column in RUN_COPY.columns)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -24,7 +24,6 @@ database to be quiet (detection done, autovacuum idle).
 """
 
 import argparse
-import hashlib
 import random
 import statistics
 import time
@@ -42,6 +41,7 @@ from common import (
     BenchService,
     LagWatch,
     exit_cleanly_on_sigterm,
+    generated_run,
     machine_summary,
     percentile,
     print_table,
@@ -50,7 +50,7 @@ from common import (
 )
 from psycopg.types.json import Jsonb, set_json_dumps
 
-from benchboard.runs.service import RESULT_COPY
+from benchboard.runs.service import RESULT_COPY, RUN_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -224,11 +224,15 @@ def timed_copy(conn: Connection, hardware_id: int, started_at: datetime, rows: l
     """COPY the rows of one run and commit; the seconds of COPY + COMMIT. Deletes it after."""
     run_id = rows[0][0]
     body = b'{"generated": "bench/ingest_speed.py"}'
-    conn.execute(
-        "INSERT INTO run (id, suite, branch, started_at, hardware_id, result_count, upload_body,"
-        " upload_sha256) VALUES (%s, %s, 'main', %s, %s, %s, %s, %s)",
-        (run_id, SUITE, started_at, hardware_id, len(rows), body, hashlib.sha256(body).digest()),
+    run = generated_run(
+        run_id,
+        suite=SUITE,
+        started_at=started_at,
+        hardware_id=hardware_id,
+        result_count=len(rows),
+        body=body,
     )
+    RUN_COPY.write(conn, [run])
     started = time.perf_counter()
     RESULT_COPY.write(conn, rows)
     conn.commit()

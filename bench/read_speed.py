@@ -18,7 +18,6 @@ A target missed prints `TARGET MISSED` and the script exits 1.
 """
 
 import argparse
-import hashlib
 import itertools
 import os
 import random
@@ -39,6 +38,7 @@ from common import (
     LANGUAGES,
     BenchService,
     exit_cleanly_on_sigterm,
+    generated_run,
     machine_summary,
     percentile,
     print_table,
@@ -46,10 +46,10 @@ from common import (
 from psycopg.types.json import Jsonb, set_json_dumps
 from sqlalchemy import create_engine
 
-from benchboard.bulk import CopyLayout
-from benchboard.models import DEFAULT_BRANCH, Run, Series
+from benchboard.models import DEFAULT_BRANCH
 from benchboard.partitions import create_months, month_of, months_between, partition_name
-from benchboard.runs.service import RESULT_COPY
+from benchboard.runs.resolve import SERIES_COPY
+from benchboard.runs.service import RESULT_COPY, RUN_COPY
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -69,36 +69,6 @@ RUN_INTERVAL = timedelta(hours=6)
 STATS_EVERY = 5
 SERIES_PER_SUITE = LANGUAGES_PER_SUITE * 2 * WORKLOADS * len(SIZES) * len(METRICS)
 DEFAULT_RESULTS = 10_000_000
-SERIES_COPY = CopyLayout.of(
-    Series.fingerprint,
-    Series.branch,
-    Series.suite,
-    Series.benchmark,
-    Series.params,
-    Series.language,
-    Series.implementation,
-    Series.mode,
-    Series.variant,
-    Series.hardware_id,
-    Series.metric,
-    Series.unit,
-    Series.base_unit,
-    Series.direction,
-)
-RUN_COPY = CopyLayout.of(
-    Run.id,
-    Run.suite,
-    Run.name,
-    Run.started_at,
-    Run.git,
-    Run.branch,
-    Run.hardware_id,
-    Run.environment,
-    Run.tags,
-    Run.result_count,
-    Run.upload_body,
-    Run.upload_sha256,
-)
 PLACEHOLDER_BODY = b'{"generated": "bench/read_speed.py"}'
 
 # Targets of p95 (issue 14).
@@ -255,8 +225,8 @@ def insert_series(
         rows.append(
             (
                 spec.fingerprint(),
-                DEFAULT_BRANCH,
                 spec.suite,
+                DEFAULT_BRANCH,
                 spec.benchmark,
                 Jsonb(canonical_params(spec.params)),
                 spec.language,
@@ -280,21 +250,18 @@ def insert_runs(
 ) -> None:
     for suite in shape.suites:  # as an upload does: every suite with runs has its settings row
         conn.execute("INSERT INTO suite (name) VALUES (%s)", (suite,))
-    sha = hashlib.sha256(PLACEHOLDER_BODY).digest()
     rows = (
-        (
+        generated_run(
             run.id,
-            shape.suites[run.suite_index],
-            f"{shape.suites[run.suite_index]} #{run.index}",
-            run.started_at,
-            Jsonb({"repo": "https://example.org/bench.git", "commit": f"{run.index:07x}"}),
-            DEFAULT_BRANCH,
-            hardware[MACHINES[run.suite_index % len(MACHINES)]],
-            Jsonb({"kernel": "6.1"}),
-            Jsonb({"published_by": "bench/read_speed.py"}),
-            SERIES_PER_SUITE,
-            PLACEHOLDER_BODY,
-            sha,
+            suite=shape.suites[run.suite_index],
+            started_at=run.started_at,
+            hardware_id=hardware[MACHINES[run.suite_index % len(MACHINES)]],
+            result_count=SERIES_PER_SUITE,
+            body=PLACEHOLDER_BODY,
+            name=f"{shape.suites[run.suite_index]} #{run.index}",
+            git=Jsonb({"repo": "https://example.org/bench.git", "commit": f"{run.index:07x}"}),
+            environment=Jsonb({"kernel": "6.1"}),
+            tags=Jsonb({"published_by": "bench/read_speed.py"}),
         )
         for run in runs
     )

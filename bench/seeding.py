@@ -7,7 +7,6 @@ the series carry 5 replicates per run. Identities and fingerprints are those an 
 of `upload_results` would resolve to, so later uploads through the API extend them.
 """
 
-import hashlib
 import random
 import uuid
 from collections.abc import Iterator
@@ -16,12 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
+from common import generated_run
 from psycopg.types.json import Jsonb
 from sqlalchemy import create_engine
 
 from benchboard.models import DEFAULT_BRANCH
 from benchboard.partitions import create_months, months_between
-from benchboard.runs.service import RESULT_COPY
+from benchboard.runs.resolve import SERIES_COPY
+from benchboard.runs.service import RESULT_COPY, RUN_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -103,15 +104,20 @@ def seed(
     starts = [start + RUN_INTERVAL * index for index in range(runs)]
     run_ids = [uuid.uuid4() for _ in range(runs)]
     body = b'{"generated": "bench/seeding.py"}'
-    digest = hashlib.sha256(body).digest()
-    with conn.cursor().copy(
-        "COPY run (id, suite, branch, started_at, hardware_id, result_count, upload_body,"
-        " upload_sha256) FROM STDIN"
-    ) as copy:
-        for run_id, started_at in zip(run_ids, starts, strict=True):
-            copy.write_row(
-                (run_id, suite, DEFAULT_BRANCH, started_at, hardware_id, series, body, digest)
+    RUN_COPY.write(
+        conn,
+        (
+            generated_run(
+                run_id,
+                suite=suite,
+                started_at=started_at,
+                hardware_id=hardware_id,
+                result_count=series,
+                body=body,
             )
+            for run_id, started_at in zip(run_ids, starts, strict=True)
+        ),
+    )
     RESULT_COPY.write(conn, _results(ids, run_ids, starts, rng))
     conn.execute("SELECT recount_totals()")  # what uploads keep (runs/totals.py)
     conn.commit()
@@ -139,26 +145,36 @@ def _series(
     hardware_id: int,
     benchmarks: list[str],
 ) -> list[int]:
-    rows = conn.execute(
-        "INSERT INTO series (fingerprint, branch, suite, benchmark, params, language,"
-        " implementation, mode, hardware_id, metric, unit, base_unit, direction)"
-        " SELECT f, %s, %s, b, '{}', %s, %s, %s, %s, %s, %s, 's', 'lower'"
-        " FROM unnest(%s::bytea[], %s::text[]) WITH ORDINALITY AS t(f, b, n)"
-        " ORDER BY n RETURNING id",
+    fingerprints = [_fingerprint(suite, hardware, benchmark) for benchmark in benchmarks]
+    info = unit_info(UNIT)
+    SERIES_COPY.write(
+        conn,
         (
-            DEFAULT_BRANCH,
-            suite,
-            LANGUAGE,
-            IMPLEMENTATION,
-            MODE,
-            hardware_id,
-            METRIC,
-            UNIT,
-            [_fingerprint(suite, hardware, b) for b in benchmarks],
-            benchmarks,
+            (
+                fingerprint,
+                suite,
+                DEFAULT_BRANCH,
+                benchmark,
+                Jsonb({}),
+                LANGUAGE,
+                IMPLEMENTATION,
+                MODE,
+                None,
+                hardware_id,
+                METRIC,
+                UNIT,
+                info.base_unit,
+                info.default_direction,
+            )
+            for fingerprint, benchmark in zip(fingerprints, benchmarks, strict=True)
         ),
-    ).fetchall()
-    return [row[0] for row in rows]
+    )
+    cursor = conn.execute(
+        "SELECT fingerprint, id FROM series WHERE suite = %s AND branch = %s",
+        (suite, DEFAULT_BRANCH),
+    )
+    ids = {bytes(fingerprint): series_id for fingerprint, series_id in cursor}
+    return [ids[fingerprint] for fingerprint in fingerprints]
 
 
 def _results(

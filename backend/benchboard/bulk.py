@@ -1,5 +1,6 @@
-"""Bulk writes on psycopg directly: binary COPY with column names and types taken from
-the models, and the session's driver connection for statements with array parameters.
+"""Bulk writes on psycopg directly: binary COPY and INSERT from `unnest` with column names
+and types taken from the models, and the session's driver connection for statements with
+array parameters.
 
 One upload may carry 100,000 results, and COPY is 3-5x faster than inserts for that.
 The layout is derived from the mapped columns, so the store and the benchmark scripts
@@ -43,7 +44,8 @@ def _copy_type(sql_type: TypeEngine[Any]) -> str:
 
 @dataclass(frozen=True)
 class CopyLayout:
-    """Which columns of one table a COPY writes, in order, with their COPY types."""
+    """Which columns of one table a bulk write (COPY, or INSERT from `unnest`) writes, in
+    order, with their PostgreSQL types."""
 
     table: str
     columns: tuple[str, ...]
@@ -62,6 +64,14 @@ class CopyLayout:
 
     def statement(self) -> str:
         return f"COPY {self.table} ({', '.join(self.columns)}) FROM STDIN (FORMAT BINARY)"
+
+    def unnest_insert(self, tail: str) -> str:
+        """INSERT of rows sent as one binary array parameter (`%b`) per column, in the
+        layout's order (columns of scalar types), followed by `tail` (ON CONFLICT …).
+        Names and types come from the models, never from input."""
+        arrays = ", ".join(f"%b::{kind}[]" for kind in self.types)
+        columns = ", ".join(self.columns)
+        return f"INSERT INTO {self.table} ({columns}) SELECT * FROM unnest({arrays}) {tail}"  # noqa: S608
 
     def write(self, conn: psycopg.Connection[Any], rows: Iterable[Sequence[Any]]) -> None:
         """COPY the rows, each a sequence in the layout's column order."""

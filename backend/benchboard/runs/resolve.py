@@ -13,8 +13,9 @@ import psycopg
 from psycopg.types.json import Jsonb
 from sqlalchemy.orm import Session
 
-from benchboard.bulk import driver_connection
+from benchboard.bulk import CopyLayout, driver_connection
 from benchboard.errors import FieldError, ValidationFailed
+from benchboard.models import Series
 from benchboard.runs.schemas import ResultUpload, RunUpload
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import normalize_unit, unit_info
@@ -182,17 +183,34 @@ def _merge(known: Known, more: Known) -> None:
         known.setdefault(branch, {}).update(of_branch)
 
 
+# The columns an upload writes to `series`, in the order _insert_series sends them (the
+# bench scripts COPY series with it).
+SERIES_COPY = CopyLayout.of(
+    Series.fingerprint,
+    Series.suite,
+    Series.branch,
+    Series.benchmark,
+    Series.params,
+    Series.language,
+    Series.implementation,
+    Series.mode,
+    Series.variant,
+    Series.hardware_id,
+    Series.metric,
+    Series.unit,
+    Series.base_unit,
+    Series.direction,
+)
+_INSERT_SERIES = SERIES_COPY.unnest_insert(
+    "ON CONFLICT (fingerprint, branch) DO NOTHING RETURNING fingerprint, branch, id, base_unit"
+)
+
+
 def _insert_series(
     conn: psycopg.Connection[Any], rows: Sequence[tuple[Placement, SeriesRow]]
 ) -> Known:
     cursor = conn.execute(
-        "INSERT INTO series (fingerprint, suite, branch, benchmark, params, language,"
-        " implementation, mode, variant, hardware_id, metric, unit, base_unit, direction)"
-        " SELECT * FROM unnest(%b::bytea[], %b::text[], %b::text[], %b::text[], %b::jsonb[],"
-        " %b::text[], %b::text[], %b::text[], %b::text[], %b::int[], %b::text[], %b::text[],"
-        " %b::text[], %b::text[])"
-        " ON CONFLICT (fingerprint, branch) DO NOTHING"
-        " RETURNING fingerprint, branch, id, base_unit",
+        _INSERT_SERIES,
         (
             [row.fingerprint for _, row in rows],
             [placement.suite for placement, _ in rows],

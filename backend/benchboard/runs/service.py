@@ -264,16 +264,26 @@ def _upsert_hardware(session: Session, name: str, info: dict[str, Any]) -> int:
     return hardware_id
 
 
-# One statement for every run of the request; sorted by id, one lock order between
-# concurrent uploads of the same runs. Parameters in binary (bulk.py).
-_INSERT_RUNS = (
-    "INSERT INTO run (id, suite, name, started_at, source_url, git, branch, hardware_id,"
-    " environment, tags, result_count, upload_body, upload_sha256, uploaded_by)"
-    " SELECT *, %b::int FROM unnest(%b::uuid[], %b::text[], %b::text[], %b::timestamptz[],"
-    " %b::text[], %b::jsonb[], %b::text[], %b::int[], %b::jsonb[], %b::jsonb[], %b::int[],"
-    " %b::bytea[], %b::bytea[])"
-    " ON CONFLICT (id) DO NOTHING RETURNING id"
+# The columns an upload writes to `run`, in the order _insert_runs sends them (the bench
+# scripts COPY runs with it). One statement for every run of the request; sorted by id,
+# one lock order between concurrent uploads of the same runs.
+RUN_COPY = CopyLayout.of(
+    Run.id,
+    Run.suite,
+    Run.name,
+    Run.started_at,
+    Run.source_url,
+    Run.git,
+    Run.branch,
+    Run.hardware_id,
+    Run.environment,
+    Run.tags,
+    Run.result_count,
+    Run.upload_body,
+    Run.upload_sha256,
+    Run.uploaded_by,
 )
+_INSERT_RUNS = RUN_COPY.unnest_insert("ON CONFLICT (id) DO NOTHING RETURNING id")
 
 
 def _insert_runs(
@@ -287,7 +297,6 @@ def _insert_runs(
     cursor = driver_connection(session).execute(
         _INSERT_RUNS,
         (
-            uploader.token_id if uploader else None,
             [run.id for run in ordered],
             [upload.suite for upload in uploads],
             [upload.name for upload in uploads],
@@ -301,6 +310,7 @@ def _insert_runs(
             [len(upload.results) for upload in uploads],
             [run.incoming.body for run in ordered],
             [run.digest for run in ordered],
+            [uploader.token_id if uploader else None] * len(ordered),
         ),
     )
     return {run_id for (run_id,) in cursor}
