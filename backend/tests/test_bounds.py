@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.main import create_app
-from benchboard.models import Annotation, RegressionEvent
+from benchboard.models import Annotation, RegressionEvent, Suite
 from tests.builders import run
 from tests.processes import free_port
 
@@ -103,13 +103,17 @@ def test_nul_in_a_triage_note_is_422(
     assert session.scalar(select(func.count()).select_from(RegressionEvent)) == 0
 
 
-def test_nul_in_a_default_branch_is_422(client: TestClient, maintain_token: str) -> None:
+def test_nul_in_a_default_branch_is_422(
+    client: TestClient, maintain_token: str, session: Session
+) -> None:
     response = client.put(
         "/api/v1/suites/some-suite",
-        json={"default_branch": "ma\x00in"},
+        json={"default_branch": "ma\x00in", "title": "Some suite"},
         headers={"Authorization": f"Bearer {maintain_token}"},
     )
     assert _fields(response) == ["default_branch"]
+    # Good settings would create the suite (settings may come before runs): nothing did.
+    assert session.get(Suite, "some-suite") is None
 
 
 @pytest.fixture

@@ -230,6 +230,37 @@ def test_bad_findings_name_each_field_and_store_nothing(
     assert [f["text"] for f in get(client, path)["items"]] == ["async 2× slower than sync"]
 
 
+@pytest.mark.parametrize(
+    ("side", "key", "value", "field"),
+    [
+        ("numerator", "label", "as\x00ync", "findings[1].numerator.label"),
+        (None, "context", "for \x00 writes", "findings[1].context"),
+        (None, "note", "\x00", "findings[1].note"),
+        ("denominator", "series_id", 2**64, "findings[1].denominator.series_id"),
+    ],
+)
+def test_unstorable_findings_are_422_and_leave_the_findings_as_they_were(
+    client: TestClient,
+    auth: dict[str, str],
+    maintain_token: str,
+    side: str | None,
+    key: str,
+    value: object,
+    field: str,
+) -> None:
+    run_id, ids = upload_pair(client, auth)
+    path = f"/api/v1/suites/{SUITE}/findings"
+    good = finding(run_id, ids["async-time_per_op"], ids["sync-time_per_op"])
+    assert client.put(path, json={"findings": [good]}, headers=bearer(maintain_token)).is_success
+    bad = finding(run_id, ids["sync-time_per_op"], ids["async-time_per_op"])
+    (bad[side] if side else bad)[key] = value
+    body = {"findings": [good, bad]}
+    response = client.put(path, json=body, headers=bearer(maintain_token))
+    assert response.status_code == 422, response.text
+    assert [f["path"] for f in response.json()["fields"]] == [field]
+    assert [f["text"] for f in get(client, path)["items"]] == ["async 2× slower than sync"]
+
+
 def test_malformed_findings_name_the_field(
     client: TestClient, auth: dict[str, str], maintain_token: str
 ) -> None:
@@ -305,6 +336,39 @@ def test_bad_metadata_names_the_field_and_stores_nothing(
     assert client.put(path, json={"title": "New"}, headers=bearer(upload_token)).status_code == 403
     assert client.put(path, json={"title": "New"}).status_code == 401
     assert get(client, path)["title"] is None
+
+
+@pytest.mark.parametrize(
+    ("sent", "field"),
+    [
+        ({"title": "Sync\x00 vs async"}, "title"),
+        ({"description": "\x00"}, "description"),
+        ({"authors": ["A. Author", "B.\x00Author"]}, "authors[1]"),
+        ({"links": [{"label": "Art\x00icle", "url": "https://example.org"}]}, "links[0].label"),
+        ({"links": [{"label": "Article", "url": "https://example.org/\x00"}]}, "links[0].url"),
+    ],
+)
+def test_nul_in_study_metadata_is_422_and_stores_nothing(
+    client: TestClient,
+    auth: dict[str, str],
+    maintain_token: str,
+    sent: dict[str, Any],
+    field: str,
+) -> None:
+    assert client.post("/api/v1/runs", json=run(), headers=auth).status_code == 201
+    path = f"/api/v1/suites/{SUITE}"
+    # Sent beside good settings: none of them may be stored either.
+    body = {"default_branch": "trunk", "title": "New", "authors": ["C. Author"], **sent}
+    response = client.put(path, json=body, headers=bearer(maintain_token))
+    assert response.status_code == 422, response.text
+    assert [f["path"] for f in response.json()["fields"]] == [field]
+    stored = get(client, path)
+    assert (stored["default_branch"], stored["title"], stored["description"]) == (
+        "main",
+        None,
+        None,
+    )
+    assert (stored["authors"], stored["links"]) == ([], [])
 
 
 def test_findings_with_replicates_get_a_95_percent_interval(
