@@ -3,6 +3,7 @@
 import subprocess
 import sys
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -15,6 +16,7 @@ from benchboard.models import DetectionQueue, Result, Run, RunDeletion, Series
 from benchboard.tokens.service import create_token
 from tests.builders import result, run
 from tests.processes import delete_suite, service_env, unique_suite
+from tests.regressions.history_builder import STEPPED, check_queued, upload_history
 
 
 def _upload(client: TestClient, auth: dict[str, str], body: dict[str, Any]) -> str:
@@ -65,6 +67,8 @@ def test_delete_removes_the_run_and_its_results_and_logs_it(
     assert entry.token_id is not None
     assert entry.hardware == "test-machine"
     assert b"typo-bench" in entry.upload_body
+    # When: the deleting transaction's time (here the test's, which began moments ago).
+    assert datetime.now(UTC) - timedelta(minutes=5) < entry.deleted_at <= datetime.now(UTC)
 
 
 def test_delete_needs_an_admin_token(
@@ -80,6 +84,49 @@ def test_delete_needs_an_admin_token(
     assert _delete(client, run_id, maintain_token).status_code == 403
     assert _count(session, Run) == 1
     assert _count(session, RunDeletion) == 0
+
+
+def test_a_run_a_finding_pins_is_409_and_nothing_is_deleted(
+    client: TestClient,
+    auth: dict[str, str],
+    admin_token: str,
+    maintain_token: str,
+    session: Session,
+) -> None:
+    body = run(results=[result(mode="sync", value=50.0), result(mode="async", value=100.0)])
+    run_id = _upload(client, auth, body)
+    series = {s["mode"]: s["id"] for s in client.get("/api/v1/series").json()["items"]}
+    sides = [{"run_id": run_id, "series_id": series[mode], "label": mode} for mode in series]
+    pinned = {"findings": [{"numerator": sides[0], "denominator": sides[1]}]}
+    path = f"/api/v1/suites/{body['suite']}/findings"
+    maintain = {"Authorization": f"Bearer {maintain_token}"}
+    assert client.put(path, json=pinned, headers=maintain).status_code == 200
+    session.execute(DetectionQueue.__table__.delete())
+
+    response = _delete(client, run_id, admin_token)
+
+    assert response.status_code == 409, response.text
+    assert response.json()["error"] == "conflict"
+    assert body["suite"] in response.json()["message"]
+    assert client.get(f"/api/v1/runs/{run_id}").status_code == 200
+    assert _count(session, Result, Result.run_id == uuid.UUID(run_id)) == 2
+    assert _count(session, Series) == 2
+    assert _count(session, DetectionQueue) == 0
+    assert _count(session, RunDeletion) == 0
+    assert len(client.get(path).json()["items"]) == 1
+
+
+def test_a_change_resting_on_a_deleted_run_is_retracted_by_the_next_check(
+    client: TestClient, auth: dict[str, str], admin_token: str
+) -> None:
+    """Two runs after the step are what it takes to report it: with one deleted, the
+    re-check finds one, which is not enough."""
+    run_ids = upload_history(client, auth, STEPPED[:12])
+    (change,) = client.get("/api/v1/regressions").json()["items"]
+    assert _delete(client, run_ids[-1], admin_token).status_code == 200
+    check_queued(client)
+    assert client.get("/api/v1/regressions").json()["items"] == []
+    assert client.get(f"/api/v1/regressions/{change['id']}").status_code == 404
 
 
 def test_delete_of_an_unknown_run_is_404(client: TestClient, admin_token: str) -> None:
