@@ -25,7 +25,8 @@ step in it does not pass for noise; the noise is estimated within those segments
 Compare runs (compare.service) judges a pair of runs with this same function, over the
 baseline run's series history, so the two views cannot disagree about one pair.
 
-A change is a regression or an improvement when the two-sided Student t p-value is below
+A change is a regression or an improvement when the two-sided Student t p-value (the
+test of ``stats.noise.LevelDifference``, which change detection uses too) is below
 ``SIGNIFICANCE`` and the level moved by at least ``MIN_RELATIVE_CHANGE``: the same
 significance and minimum change as change detection (regressions.detect). The interval is
 the ``1 - SIGNIFICANCE`` interval of the relative change, so it excludes zero exactly
@@ -37,10 +38,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy import stats as scipy_stats
-
 from benchboard.regressions.detect import Observation, detect_changes
-from benchboard.stats.noise import RunLevel, between_variance, run_level
+from benchboard.stats.noise import LevelDifference, RunLevel, between_variance, run_level
 from benchboard.vocabulary import BaselineVerdict, VerdictBasisMethod
 
 SIGNIFICANCE = 0.01
@@ -88,15 +87,11 @@ def judge_against_baseline(
     if noise is None or change is None:
         basis = _not_judged(levels, baseline, latest)
         return Judgement("unchanged", change, None, basis, baseline, latest)
-    variance, df, method, run_to_run_cv, caveat = noise
-    difference = latest.level - baseline.level
-    if variance > 0:
-        p_value = float(2 * scipy_stats.t.sf(abs(difference) / math.sqrt(variance), df))
-        half = float(scipy_stats.t.ppf(1 - SIGNIFICANCE / 2, df)) * math.sqrt(variance)
-    else:
-        p_value, half = (0.0 if difference else 1.0), 0.0
+    difference, method, run_to_run_cv, caveat = noise
+    p_value = difference.p_value()
+    low, high = difference.interval(1 - SIGNIFICANCE)
     scale = abs(baseline.level)
-    interval = ((difference - half) / scale, (difference + half) / scale)
+    interval = (low / scale, high / scale)
     verdict: BaselineVerdict = "unchanged"
     if p_value < SIGNIFICANCE and abs(change) >= MIN_RELATIVE_CHANGE:
         worse = change < 0 if higher_is_better else change > 0
@@ -113,7 +108,7 @@ def judge_against_baseline(
     return Judgement(verdict, change, interval, basis, baseline, latest)
 
 
-_Noise = tuple[float, float, VerdictBasisMethod, float | None, str]
+_Noise = tuple[LevelDifference, VerdictBasisMethod, float | None, str]
 
 
 def _segments(
@@ -126,7 +121,7 @@ def _segments(
 
 
 def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel) -> _Noise | None:
-    """(variance of the difference, degrees of freedom, method, run-to-run CV, caveat)."""
+    """(the difference of the two levels with its noise, method, run-to-run CV, caveat)."""
     if baseline.variance is not None and latest.variance is not None:
         replicated = [[r for r in segment if r.variance is not None] for segment in segments]
         runs = sum(len(segment) for segment in replicated)
@@ -142,7 +137,11 @@ def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel)
                 f"{MIN_HISTORY_RUNS} runs needed), so certainty may be overstated"
             )
         variance = sum(part for part, _ in parts)
-        return variance, _satterthwaite(parts), "replicates", _cv(between, baseline.level), caveat
+        within = (baseline.variance + latest.variance) / 2
+        difference = _difference(
+            baseline, latest, variance, _satterthwaite(parts), between or 0.0, within
+        )
+        return difference, "replicates", _cv(between, baseline.level), caveat
     runs = sum(len(segment) for segment in segments)
     df = runs - len(segments)
     if runs >= MIN_HISTORY_RUNS and df >= 1:
@@ -151,8 +150,30 @@ def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel)
             centre = math.fsum(r.level for r in segment) / len(segment)
             squares += math.fsum((r.level - centre) ** 2 for r in segment)
         sigma2 = squares / df
-        return 2 * sigma2, df, "history", _cv(sigma2, baseline.level), ""
+        difference = _difference(baseline, latest, 2 * sigma2, df, sigma2, None)
+        return difference, "history", _cv(sigma2, baseline.level), ""
     return None
+
+
+def _difference(
+    baseline: RunLevel,
+    latest: RunLevel,
+    variance: float,
+    df: float,
+    between: float,
+    within: float | None,
+) -> LevelDifference:
+    """``latest - baseline``, its variance being `variance`: stats.noise's t-test judges it."""
+    return LevelDifference(
+        before=baseline.level,
+        after=latest.level,
+        difference=latest.level - baseline.level,
+        standard_error=math.sqrt(variance),
+        df=df,
+        between_variance=between,
+        within_variance=within,
+        replicates_used=within is not None,
+    )
 
 
 def _cv(variance: float | None, mean: float) -> float | None:

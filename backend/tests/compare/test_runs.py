@@ -1,6 +1,8 @@
 """GET /api/v1/compare/runs: results paired by identity, changes, verdicts, p-values."""
 
+import math
 import random
+import statistics
 import uuid
 from typing import Any
 
@@ -124,6 +126,52 @@ def test_with_replicates_and_no_history_the_samples_decide_and_say_so(
         5,
     )
     assert "run-to-run noise not estimated" in basis["text"]
+
+
+def _median_level(samples: list[float]) -> tuple[float, float]:
+    """A run's level by hand (stats.noise's docstring): the median, and its variance
+    (π/2) σ̂² / n with σ̂ = 1.4826 MAD."""
+    centre = statistics.median(samples)
+    mad = statistics.median([abs(x - centre) for x in samples])
+    return centre, math.pi / 2 * (1.4826 * mad) ** 2 / len(samples)
+
+
+def test_replicates_p_value_is_welchs_t_on_the_two_medians(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """No history to estimate run-to-run noise from: the difference of the medians over
+    the root of their summed variances, Welch–Satterthwaite degrees of freedom."""
+    before = [100.0, 101.0, 99.0, 100.5, 99.5]
+    after = [102.0, 103.1, 101.9, 102.6, 102.4]
+    baseline = upload(client, auth, results=[result(value=100.0, samples=before)])
+    contender = upload(client, auth, results=[result(value=102.4, samples=after)])
+    (row,) = compare(client, baseline, contender)["matched"]
+    (level_b, var_b), (level_c, var_c) = _median_level(before), _median_level(after)
+    df = (var_b + var_c) ** 2 / (var_b**2 / (len(before) - 1) + var_c**2 / (len(after) - 1))
+    t = (level_c - level_b) / math.sqrt(var_b + var_c)
+    assert row["p_value"] == pytest.approx(2 * stats.t.sf(t, df), rel=1e-9)
+    assert row["basis"]["method"] == "replicates"
+
+
+def test_single_values_p_value_is_the_historys_t_test(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """No replicates: the history's runs give the noise, σ² their variance; the two
+    values differ by t = Δ / √(2σ²) with n - 1 degrees of freedom."""
+    history = [100.0, 102.0, 99.0, 101.0, 100.0]
+    runs = [
+        upload(
+            client, auth, started_at=f"2025-03-{day:02d}T00:00:00Z", results=[result(value=value)]
+        )
+        for day, value in enumerate(history, start=1)
+    ]
+    contender = upload(
+        client, auth, started_at="2025-03-09T00:00:00Z", results=[result(value=104.0)]
+    )
+    (row,) = compare(client, runs[-1], contender)["matched"]
+    t = (104.0 - history[-1]) / math.sqrt(2 * statistics.variance(history))
+    assert row["p_value"] == pytest.approx(2 * stats.t.sf(t, len(history) - 1), rel=1e-9)
+    assert (row["basis"]["method"], row["basis"]["history_runs"]) == ("history", 5)
 
 
 def test_runs_that_wander_keep_a_change_within_it_noise_as_detection_would(
