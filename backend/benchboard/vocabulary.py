@@ -18,7 +18,8 @@ TRIAGE_STATUSES: tuple[TriageStatus, ...] = get_args(TriageStatus)
 TokenScope = Literal["upload", "maintain", "admin"]
 TOKEN_SCOPES: tuple[TokenScope, ...] = get_args(TokenScope)
 
-# What a baseline comparison says about one series: a change in a direction, or none.
+# What a baseline comparison says about one series: a change in a direction, or none; in
+# the order a comparison counts and lists them.
 BaselineVerdict = Literal["regression", "improvement", "unchanged"]
 BASELINE_VERDICTS: tuple[BaselineVerdict, ...] = get_args(BaselineVerdict)
 

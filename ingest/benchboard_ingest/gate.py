@@ -11,8 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .vocabulary import UNITS
+from .vocabulary import UNITS, units_of
 
+# Time units from the largest: a value is shown in the first it reaches 1 in.
+_TIME_LADDER = sorted(units_of("time"), key=lambda name: UNITS[name].factor, reverse=True)
 _FAIL_ON = re.compile(r"^regression(?:\s*>\s*(?P<size>\d+(?:\.\d+)?)\s*%)?$")
 
 
@@ -53,9 +55,9 @@ def format_value(value: float, unit: str) -> str:
     info = UNITS.get(unit)
     if info is not None and info.dimension == "time":
         seconds = value * info.factor
-        for name in ("s", "ms", "us", "ns"):
+        for name in _TIME_LADDER:
             scaled = seconds / UNITS[name].factor
-            if abs(scaled) >= 1 or name == "ns":
+            if abs(scaled) >= 1 or name == _TIME_LADDER[-1]:
                 return f"{scaled:.4g} {'µs' if name == 'us' else name}"
     suffix = "" if unit == "count" else f" {unit}"  # a count needs no unit
     if abs(value) >= 10_000:

@@ -38,7 +38,7 @@ from benchboard.runs.queries import get_run_summary
 from benchboard.series.recent import as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
 from benchboard.suites.service import default_branch
-from benchboard.vocabulary import LevelSource
+from benchboard.vocabulary import BASELINE_VERDICTS, LevelSource
 from benchboard_ingest.vocabulary import unit_info
 
 # Baseline-branch runs the noise estimate looks back over.
@@ -72,7 +72,9 @@ def get_baseline_comparison(
     items = _judge(session, baseline, baseline_results, contender_results)
     new = [contender_results[k] for k in contender_results if k not in baseline_results]
     missing = [baseline_results[k] for k in baseline_results if k not in contender_results]
-    counts = {verdict: sum(item.verdict == verdict for item in items) for verdict in _ORDER}
+    counts = {
+        verdict: sum(item.verdict == verdict for item in items) for verdict in BASELINE_VERDICTS
+    }
     return BaselineComparison(
         contender=get_run_summary(session, contender.id),
         baseline=get_run_summary(session, baseline.id) if baseline else None,
@@ -159,9 +161,6 @@ def _results(session: Session, run_id: uuid.UUID) -> dict[bytes, _Measured]:
     }
 
 
-_ORDER = ("regression", "improvement", "unchanged")
-
-
 def _judge(
     session: Session,
     baseline: Run | None,
@@ -187,7 +186,9 @@ def _judge(
             higher_is_better=before.identity.direction == "higher",
         )
         items.append(_item(before, after, judgement))
-    return sorted(items, key=lambda i: (_ORDER.index(i.verdict), -abs(i.relative_change or 0.0)))
+    return sorted(
+        items, key=lambda i: (BASELINE_VERDICTS.index(i.verdict), -abs(i.relative_change or 0.0))
+    )
 
 
 def _item(before: _Measured, after: _Measured, judgement: Judgement) -> BaselineItem:

@@ -34,7 +34,7 @@ from ..model import (
     Stats,
 )
 from ..units import convert_time, read_unit_label
-from ..vocabulary import Direction
+from ..vocabulary import Direction, units_of
 from . import gotest, jmh
 from ._peer import (
     epoch_ms_to_rfc3339,
@@ -280,7 +280,7 @@ def _pytest(bench: _Bench, context: ParseContext) -> list[Result]:
     fields = _extra_fields(bench.extra)
     mean = fields.get("mean")
     mean_unit = read_unit_label(mean[1]) if mean and mean[1] else None
-    if mean is None or mean_unit is None or mean_unit.unit not in {"ns", "us", "ms", "s"}:
+    if mean is None or mean_unit is None or mean_unit.unit not in units_of("time"):
         return results
     seconds = convert_time(mean_unit.convert(float(mean[0])), mean_unit.unit, "s")
     stats: Stats = {"mean": seconds}

@@ -11,12 +11,10 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "../../lib/colors";
+import type { FactorVerdict } from "../../lib/factor";
 import { formatRatioTick } from "../../lib/logScale";
 import { wrapText } from "../../lib/wrapText";
 import { WrappedTick } from "./WrappedTick";
-
-/** How a ratio reads for async: its bar's colour. */
-export type RatioVerdict = "faster" | "slower" | "better" | "worse" | "same";
 
 /** One bar: log10(async/sync) from 0, its interval as log offsets, and its wording. */
 export interface RatioBar {
@@ -24,17 +22,18 @@ export interface RatioBar {
   label: string;
   logRatio: number;
   error: [number, number] | null;
-  wording: { text: string; verdict: RatioVerdict };
+  wording: { text: string; verdict: FactorVerdict };
   ratio: number;
 }
 
+/** How a ratio reads for async: its bar's colour. */
 const VERDICT_FILL = {
   faster: OKABE_ITO.bluishGreen,
   better: OKABE_ITO.bluishGreen,
   slower: OKABE_ITO.vermillion,
   worse: OKABE_ITO.vermillion,
   same: OKABE_ITO.grey,
-} as const satisfies Record<RatioVerdict, string>;
+} as const satisfies Record<FactorVerdict, string>;
 
 interface RatioBarChartProps {
   rows: readonly RatioBar[];

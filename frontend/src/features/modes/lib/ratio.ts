@@ -3,8 +3,7 @@
  * service (`ModePair.interval`, computed with SciPy in `benchboard.stats.intervals`).
  */
 import type { ModePair } from "../../../api/types";
-import type { RatioVerdict } from "../../../components/charts/RatioBarChart";
-import { compareRatio, formatFactor } from "../../../lib/factor";
+import { compareRatio, type FactorVerdict, formatFactor } from "../../../lib/factor";
 import type { Direction } from "../../../lib/units";
 
 export type RatioInterval = NonNullable<ModePair["interval"]>;
@@ -12,7 +11,7 @@ export type RatioInterval = NonNullable<ModePair["interval"]>;
 export interface RatioWording {
   /** "async 2.09× slower". */
   text: string;
-  verdict: RatioVerdict;
+  verdict: FactorVerdict;
   /** The factor the text states, ≥ 1. */
   factor: number;
 }
