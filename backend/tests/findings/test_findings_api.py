@@ -7,10 +7,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from benchboard.demo import load_demo
+from benchboard.demo import demo_studies, load_demo
 from benchboard.findings.service import pinned_run_ids
+from benchboard.suites.service import STUDY_RUNS
 from tests.builders import result, run
-from tests.seeded import seeded  # noqa: F401  (a fixture)
+from tests.seeded import demo_run_count, seeded  # noqa: F401  (a fixture)
 
 SUITE = "sync-vs-async-io"
 
@@ -86,14 +87,14 @@ def test_study_page_has_metadata_machines_runs_workloads_and_findings(
 ) -> None:
     study = get(client, "/api/v1/suites/go-vs-dart-rest/study")
     assert study["title"] == "Dart vs Go REST Server Performance Comparison Study"
-    assert len(study["runs"]) == 3
+    assert len(study["runs"]) == min(demo_run_count("go-vs-dart-rest"), STUDY_RUNS)
     assert all(r["tags"]["date_estimated"] == "true" for r in study["runs"])
     machines = {h["name"]: h["info"] for h in study["hardware"]}
     assert machines["do-40vcpu-dedicated"]["cpu"] == "40 dedicated vCPUs"
     assert {"benchmark": "rest-root-route", "metric": "throughput"} in [
         {k: w[k] for k in ("benchmark", "metric")} for w in study["workloads"]
     ]
-    assert len(study["findings"]) == 4
+    assert len(study["findings"]) == len(demo_studies()["go-vs-dart-rest"].findings)
     dart = get(client, "/api/v1/suites/dart-async-file-writes/study")
     assert dart["authors"] == ["Diego Crespo"]
     assert client.get("/api/v1/suites/no-such-suite/study").status_code == 404
