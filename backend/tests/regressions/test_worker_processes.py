@@ -4,6 +4,7 @@ Each test uses its own suite (see conftest.Committing) and deletes it afterwards
 """
 
 import logging
+import signal
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from sqlalchemy import Engine, select, text
 
 from benchboard.models import Series
 from benchboard.regressions.detect import Observation, detect_changes
-from tests.processes import Process, free_port, processes, service_env, wait_for
+from tests.processes import GUARD_S, Process, free_port, processes, service_env, wait_for
 from tests.regressions.conftest import Committing
 from tests.regressions.history_builder import STEPPED
 
@@ -105,6 +106,25 @@ def test_a_worker_killed_mid_batch_gives_its_batch_back(
         assert survivor.stop() == 0
     assert len(committing.regressions()) == len(BENCHMARKS)
     _quiet(survivor.output())
+
+
+def test_a_worker_stopped_mid_batch_commits_the_batch_and_exits_cleanly(
+    committing: Committing, engine: Engine, tmp_path: Path
+) -> None:
+    """SIGTERM while a batch is storing its changes: the batch is finished, not lost."""
+    for day, value in enumerate(STEPPED):
+        committing.upload(committing.run_body(day, value, BENCHMARKS))
+    with processes(tmp_path) as start:
+        with _regressions_locked(engine):
+            worker = start(["worker"], service_env(engine))
+            wait_for("the worker is inside its batch", lambda: _waiting_on_a_lock(engine))
+            worker.popen.send_signal(signal.SIGTERM)
+            wait_for("the worker took the signal", lambda: "stopping after" in worker.output())
+            assert worker.popen.poll() is None  # still in its batch, waiting on the lock
+        assert worker.popen.wait(timeout=GUARD_S) == 0  # not stop(): a second signal abandons
+        assert committing.queued() == 0
+    assert len(committing.regressions()) == len(BENCHMARKS)
+    _quiet(worker.output())
 
 
 def test_the_service_killed_right_after_a_201_still_detects_after_restart(
