@@ -17,6 +17,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session, sessionmaker
 
+from benchboard import metrics
 from benchboard.models import WebhookDelivery
 from benchboard.regressions.schemas import WebhookDeliveryOut, WebhookDeliveryPage
 from benchboard.regressions.service import get_regression
@@ -119,6 +120,7 @@ def _attempt(
         values["next_attempt_at"] = func.now() + wait
         logger.warning("webhook delivery %d failed (attempt %d): %s", delivery.id, attempts, error)
     session.execute(update(WebhookDelivery).where(WebhookDelivery.id == delivery.id).values(values))
+    metrics.WEBHOOK_ATTEMPTS.labels("delivered" if error is None else "failed").inc()
     return error is None
 
 

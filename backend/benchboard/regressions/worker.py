@@ -259,9 +259,6 @@ class Worker:
                 except Exception:
                     logger.exception("webhook delivery round failed")
                     report = None
-                if report is not None:
-                    metrics.WEBHOOK_ATTEMPTS.labels("delivered").inc(report.delivered)
-                    metrics.WEBHOOK_ATTEMPTS.labels("failed").inc(report.failed)
                 if report is None or report.delivered + report.failed == 0:
                     self.stopping.wait(1.0)
 

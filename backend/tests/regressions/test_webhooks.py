@@ -2,6 +2,7 @@
 worker started after the one that failed."""
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -73,6 +74,13 @@ def _send_due(client: TestClient, url: str) -> None:
         deliver_due(factory, http, url=url, retry_first=timedelta(minutes=5))
 
 
+def _attempts(client: TestClient, outcome: str) -> float:
+    """benchboard_webhook_attempts_total{outcome} in /metrics (0 before the first)."""
+    name = f'benchboard_webhook_attempts_total{{outcome="{outcome}"}}'
+    found = re.search(rf"^{re.escape(name)} (\S+)$", client.get("/metrics").text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
 def test_a_failed_delivery_is_retried_and_every_attempt_shows(
     client: TestClient,
     auth: dict[str, str],
@@ -85,7 +93,9 @@ def test_a_failed_delivery_is_retried_and_every_attempt_shows(
     upload_history(client, auth, STEPPED)
     (queued,) = _deliveries(client, maintain_token)
     assert (queued["state"], queued["attempts"]) == ("pending", 0)
+    failed_before, delivered_before = _attempts(client, "failed"), _attempts(client, "delivered")
     _send_due(client, receiver.url)  # the receiver answers 503
+    assert _attempts(client, "failed") == failed_before + 1
     (failed,) = _deliveries(client, maintain_token)
     assert (failed["state"], failed["attempts"], failed["last_status"]) == ("pending", 1, 503)
     assert failed["last_error"] == "HTTP 503"
@@ -93,6 +103,10 @@ def test_a_failed_delivery_is_retried_and_every_attempt_shows(
     assert receiver.bodies == []
     session.execute(update(WebhookDelivery).values(next_attempt_at=WebhookDelivery.created_at))
     _send_due(client, receiver.url)
+    assert (_attempts(client, "failed"), _attempts(client, "delivered")) == (
+        failed_before + 1,
+        delivered_before + 1,
+    )
     (delivered,) = _deliveries(client, maintain_token)
     assert (delivered["state"], delivered["attempts"], delivered["last_status"]) == (
         "delivered",
