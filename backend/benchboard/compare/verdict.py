@@ -39,7 +39,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from benchboard.regressions.detect import Observation, detect_changes
-from benchboard.stats.noise import LevelDifference, RunLevel, between_variance, run_level
+from benchboard.stats.noise import (
+    LevelDifference,
+    RunLevel,
+    between_variance,
+    run_level,
+    satterthwaite,
+)
 from benchboard.vocabulary import BaselineVerdict, VerdictBasisMethod
 
 SIGNIFICANCE = 0.01
@@ -139,7 +145,7 @@ def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel)
         variance = sum(part for part, _ in parts)
         within = (baseline.variance + latest.variance) / 2
         difference = _difference(
-            baseline, latest, variance, _satterthwaite(parts), between or 0.0, within
+            baseline, latest, variance, satterthwaite(parts), between or 0.0, within
         )
         return difference, "replicates", _cv(between, baseline.level), caveat
     runs = sum(len(segment) for segment in segments)
@@ -178,12 +184,6 @@ def _difference(
 
 def _cv(variance: float | None, mean: float) -> float | None:
     return math.sqrt(variance) / abs(mean) if variance is not None and mean else None
-
-
-def _satterthwaite(parts: list[tuple[float, int]]) -> float:
-    total = sum(variance for variance, _ in parts)
-    spread = sum(variance**2 / df for variance, df in parts if df > 0 and variance > 0)
-    return total**2 / spread if spread > 0 else max(1.0, sum(df for _, df in parts))
 
 
 def _basis_text(

@@ -170,7 +170,7 @@ def _random_effects(before: Sequence[RunLevel], after: Sequence[RunLevel]) -> Le
     # Split the variance of the difference into its sampling and between-run shares.
     share = within / (within + tau2) if within + tau2 > 0 else 1.0
     sampling_df = sum(r.n - 1 for r in runs)
-    df = _satterthwaite([(variance * share, sampling_df), (variance * (1 - share), q_df)])
+    df = satterthwaite([(variance * share, sampling_df), (variance * (1 - share), q_df)])
     return LevelDifference(
         mean_b, mean_a, mean_a - mean_b, math.sqrt(variance), df, tau2, within, True
     )
@@ -205,7 +205,8 @@ def _weighted(segment: Sequence[RunLevel], tau2: float) -> tuple[float, float]:
     return mean, 1 / total
 
 
-def _satterthwaite(parts: Sequence[tuple[float, float]]) -> float:
+def satterthwaite(parts: Sequence[tuple[float, float]]) -> float:
+    """Welch–Satterthwaite degrees of freedom of a sum of variances, each `(variance, df)`."""
     total = math.fsum(variance for variance, _ in parts)
     spread = math.fsum(variance**2 / df for variance, df in parts if df > 0 and variance > 0)
     return total**2 / spread if spread > 0 else max(1.0, max(df for _, df in parts))
