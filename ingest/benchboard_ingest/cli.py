@@ -34,7 +34,8 @@ from .hardware import capture_hardware
 from .imports.command import add_import_parser, run_import
 from .imports.runs import ImportUsageError
 from .imports.sources import SourceNotFound
-from .run import SUITE_SLUG, RunOptions, build_run
+from .model import SourceRun
+from .run import SUITE_SLUG, RunOptions, build_run, with_record
 from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
@@ -124,9 +125,13 @@ def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
         help="environment entry, e.g. dart=3.3.0",
     )
     upload.add_argument("--run-id", help="UUID; default a new one")
-    upload.add_argument("--started-at", help="RFC 3339 with offset; default now (UTC)")
+    upload.add_argument(
+        "--started-at", help="RFC 3339 with offset; default the record's date (asv…), else now"
+    )
     upload.add_argument("--source-url")
-    upload.add_argument("--hardware-name")
+    upload.add_argument(
+        "--hardware-name", help="default: the machine the record names (asv…), else this one's"
+    )
     upload.add_argument("--cpu")
     upload.add_argument("--cores", type=int)
     upload.add_argument("--memory-gb", type=float)
@@ -134,10 +139,17 @@ def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
     upload.add_argument("--os")
     upload.add_argument("--git-repo")
     upload.add_argument(
-        "--commit", "--git-commit", dest="git_commit", help="default: git, else CI variables"
+        "--commit",
+        "--git-commit",
+        dest="git_commit",
+        help="default: the record's (asv, Conbench, LNT), else git, else CI variables",
     )
     upload.add_argument(
-        "--branch", "--git-branch", dest="git_branch", help="default: git, else CI variables"
+        "--branch",
+        "--git-branch",
+        dest="git_branch",
+        help="default: the record's (Conbench), else git, else CI variables; "
+        "a record with a commit and no branch (asv, LNT) needs it",
     )
     upload.add_argument(
         "--no-git", action="store_true", help="read neither git of the cwd nor CI variables"
@@ -168,7 +180,7 @@ def _add_upload_arguments(upload: argparse.ArgumentParser) -> None:
 
 
 def _parse_command(args: argparse.Namespace) -> int:
-    results = _parse_files(args)
+    results, _ = _parse_files(args)
     json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return EXIT_OK
@@ -200,7 +212,7 @@ def _suite_command(args: argparse.Namespace) -> int:
 def _upload_command(args: argparse.Namespace) -> int:
     _check_suite(args.suite)
     fail_on = _fail_on(args)
-    results = _parse_files(args)
+    results, record = _parse_files(args)
     unknown = sorted({r["benchmark"] for r in results if r["language"] == UNKNOWN_LANGUAGE})
     if unknown:
         raise UsageError(
@@ -208,7 +220,7 @@ def _upload_command(args: argparse.Namespace) -> int:
             f"{', '.join(unknown)}; pass --language"
         )
     _warn_duplicates(args, results)
-    run = build_run(results, _run_options(args))
+    run = build_run(results, _run_options(args, record))
     if args.dry_run:
         json.dump(run, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -250,7 +262,8 @@ def _gate(
     return EXIT_OK
 
 
-def _parse_files(args: argparse.Namespace) -> list[dict[str, Any]]:
+def _parse_files(args: argparse.Namespace) -> tuple[list[dict[str, Any]], SourceRun | None]:
+    """Every file's results, and the first record of a run among them (asv, Conbench, LNT)."""
     context = ParseContext(
         language=args.language,
         implementation=args.implementation,
@@ -262,15 +275,28 @@ def _parse_files(args: argparse.Namespace) -> list[dict[str, Any]]:
     )
     params = _pairs(args.param, "--param", typed=True)
     results: list[dict[str, Any]] = []
+    record: SourceRun | None = None
     for index, path in enumerate(args.files, start=1):
         parsed = parse_file(_read(path), format=args.format, context=context, filename=path)
+        record = _first_record(args, record, parsed.record, path)
         found = [dict(result) for result in parsed.results]
         results.extend(apply_overrides(found, context, params=params))
         for skipped in parsed.skipped:
             _progress(args, f"{path}: skipped {skipped.item}: {skipped.reason}")
         if len(args.files) > 1:
             _progress(args, f"[{index}/{len(args.files)}] {path}: {len(found)} results")
-    return results
+    return results, record
+
+
+def _first_record(
+    args: argparse.Namespace, first: SourceRun | None, record: SourceRun | None, path: str
+) -> SourceRun | None:
+    """The run's date, commit and machine come from the first file that records them."""
+    if first is None:
+        return record
+    if record is not None and (record.git, record.hardware) != (first.git, first.hardware):
+        _progress(args, f"warning: {path} records another commit or machine; the first is used")
+    return first
 
 
 def _warn_duplicates(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
@@ -339,16 +365,18 @@ def _typed(value: str) -> str | int | float | bool:
     return value
 
 
-def _run_options(args: argparse.Namespace) -> RunOptions:
+def _run_options(args: argparse.Namespace, record: SourceRun | None) -> RunOptions:
+    """Flags first, then what the files record of their run, then this machine and its git
+    (which a record's machine or git replaces whole, never mixed into)."""
     if args.run_id:
         try:
             uuid.UUID(args.run_id)
         except ValueError:
             raise UsageError(f"--run-id must be a UUID: {args.run_id!r}") from None
-    return RunOptions(
+    options = RunOptions(
         suite=args.suite,
-        hardware=_hardware(args),
-        git=_git(args),
+        hardware=_hardware(args, local=record is None or record.hardware is None),
+        git=_git(args, local=record is None or not record.git),
         run_id=args.run_id,
         name=args.name,
         started_at=args.started_at,
@@ -356,10 +384,11 @@ def _run_options(args: argparse.Namespace) -> RunOptions:
         tags=_pairs(args.tag, "--tag"),
         environment=_pairs(args.env, "--env"),
     )
+    return with_record(options, record)
 
 
-def _hardware(args: argparse.Namespace) -> dict[str, Any]:
-    hardware: dict[str, Any] = capture_hardware()
+def _hardware(args: argparse.Namespace, *, local: bool) -> dict[str, Any]:
+    hardware: dict[str, Any] = capture_hardware() if local else {}
     flags = {
         "name": args.hardware_name,
         "cpu": args.cpu,
@@ -372,9 +401,9 @@ def _hardware(args: argparse.Namespace) -> dict[str, Any]:
     return hardware
 
 
-def _git(args: argparse.Namespace) -> dict[str, str]:
+def _git(args: argparse.Namespace, *, local: bool) -> dict[str, str]:
     """Flags, else what git says in the working directory, else the CI's variables."""
-    git = {} if args.no_git else {**ci_git(os.environ), **capture_git()}
+    git = {**ci_git(os.environ), **capture_git()} if local and not args.no_git else {}
     flags = {"repo": args.git_repo, "commit": args.git_commit, "branch": args.git_branch}
     git.update({key: value for key, value in flags.items() if value})
     return git

@@ -89,10 +89,15 @@ class Skipped:
 
 @dataclass
 class ParsedFile:
-    """The results of one file, and what in it was left out."""
+    """The results of one file, and what in it was left out.
+
+    `record` is the run as another tracker's record of one run describes it (asv,
+    Conbench, LNT): its date, commit, machine and environment are the defaults of a
+    single-run upload, under what the caller says."""
 
     results: list[Result]
     skipped: list[Skipped] = field(default_factory=list)
+    record: SourceRun | None = None
 
 
 @dataclass

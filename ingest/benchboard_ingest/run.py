@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import re
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from .model import SourceRun
+
 # The contract's `suite`: a slug.
 SUITE_SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+# The contract's bounds on a benchmark's name and on a run's maps (keys, texts).
+MAX_NAME = 200
+MAX_MAP_KEYS = 100
+MAX_TEXT = 2_000
 
 
 @dataclass
@@ -47,3 +54,32 @@ def build_run(results: list[dict[str, Any]], options: RunOptions) -> dict[str, A
     }
     run.update({key: value for key, value in optional.items() if value})
     return run
+
+
+def with_record(options: RunOptions, record: SourceRun | None) -> RunOptions:
+    """`options` with what another tracker's record says of its run filling what they
+    leave open: its date, git fields, machine fields and environment entries. The
+    options' own values win (the caller's flags or query)."""
+    if record is None:
+        return options
+    return replace(
+        options,
+        hardware={**fitted_hardware(record.hardware or {}), **options.hardware},
+        git={**record.git, **options.git},
+        started_at=options.started_at or record.started_at or None,
+        environment={**fitted_map(record.environment), **options.environment},
+    )
+
+
+def fitted_hardware(hardware: Mapping[str, Any]) -> dict[str, Any]:
+    return fitted_map(hardware, limit=MAX_MAP_KEYS + 1)  # `name` and 100 further keys
+
+
+def fitted_map(values: Mapping[str, Any], *, limit: int = MAX_MAP_KEYS) -> dict[str, Any]:
+    """At most the contract's number of keys, texts cut to its length (a Conbench context
+    or an LNT machine can hold more than a run's map may)."""
+    fitted: dict[str, Any] = {}
+    for key, value in values.items():
+        if len(fitted) < limit and len(key) <= MAX_NAME:
+            fitted[key] = value[:MAX_TEXT] if isinstance(value, str) else value
+    return fitted

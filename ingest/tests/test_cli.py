@@ -6,10 +6,11 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, INTEROP, needs_interop
 from retry_server import RecordingServer
 
 from benchboard_ingest.cli import main
+from benchboard_ingest.parsers import asv
 
 WRK = str(FIXTURES / "wrk/wrk_async_aiohttp_latency.txt")
 FIO = str(FIXTURES / "fio/fio_sync_randread.json")
@@ -186,3 +187,83 @@ def test_bad_fail_on_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> Non
     code, _, err = run_cli(capsys, "upload", FIO, "--suite", "s", "--fail-on", "slower")
     assert code == 2
     assert "--fail-on" in err
+
+
+def upload_record(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, path: Path, *flags: str
+) -> dict[str, object]:
+    """The run `upload --dry-run` builds from a record of one run, with CI variables set
+    that must not leak into it."""
+    monkeypatch.setenv("CI_COMMIT_REF_NAME", "from-ci")
+    monkeypatch.setenv("CI_COMMIT_SHA", "c1c1")
+    code, out, _ = run_cli(capsys, "upload", str(path), "--suite", "s", "--dry-run", *flags)
+    assert code == 0
+    run: dict[str, object] = json.loads(out)
+    return run
+
+
+def test_asv_upload_takes_the_records_commit_date_and_machine(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = FIXTURES / "asv/results/vm/33714399-existing-py_tmp_peer-tools_bin_python.json"
+    run = upload_record(capsys, monkeypatch, path)
+    assert run["git"] == {"commit": "3371439975f992b19d9801ebf4def9ffc298190d"}
+    assert run["started_at"] == "2026-11-23T07:45:29.000+00:00"  # the file's `date`
+    # The machine the file's params name (machine.json, beside it, names the same one),
+    # not this machine, nor this machine mixed in.
+    machine_json = path.parent / "machine.json"
+    assert run["hardware"] == asv.read_machine(machine_json.read_text(), source="machine.json")
+    assert run["environment"] == {
+        "asv_env": "existing-py_tmp_peer-tools_bin_python",
+        "python": "/tmp/peer-tools/bin/python",
+    }
+    flags = ("--hardware-name", "ci-box", "--commit", "f00d", "--branch", "main")
+    flags += ("--started-at", "2025-03-20T12:00:00Z", "--env", "python=3.11")
+    run = upload_record(capsys, monkeypatch, path, *flags)
+    assert run["git"] == {"commit": "f00d", "branch": "main"}
+    assert run["started_at"] == "2025-03-20T12:00:00Z"
+    hardware = run["hardware"]
+    assert isinstance(hardware, dict)
+    assert (hardware["name"], hardware["cpu"]) == ("ci-box", "AMD EPYC")
+    assert run["environment"] == {
+        "asv_env": "existing-py_tmp_peer-tools_bin_python",
+        "python": "3.11",
+    }
+
+
+def test_conbench_upload_takes_the_payloads_github_machine_and_context(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = upload_record(
+        capsys, monkeypatch, FIXTURES / "conbench/benchadapt_callable_payloads.json"
+    )
+    assert run["git"] == {
+        "repo": "https://github.com/example/tinyproj",
+        "commit": "0f3c2b1a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a",
+    }
+    assert run["started_at"] == "2026-11-23T07:45:48.886955+00:00"  # the earliest timestamp
+    hardware = run["hardware"]
+    assert isinstance(hardware, dict)
+    assert (hardware["name"], hardware["cpu"], hardware["memory_bytes"]) == (
+        "vm",
+        "AMD EPYC",
+        24696061952,
+    )
+    assert "kernel" not in hardware  # this machine's capture, which the record replaces
+    assert run["environment"] == {"benchmark_language": "Python"}
+
+
+@needs_interop
+def test_lnt_upload_takes_the_reports_machine_revision_and_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = INTEROP / "lnt" / "lnt_nts-run1.json"
+    run = upload_record(capsys, monkeypatch, report, "--language", "c")
+    assert run["git"] == {"commit": "154331"}  # run.llvm_project_revision
+    assert run["started_at"] == "2012-04-11T16:28:23+00:00"
+    hardware = run["hardware"]
+    assert isinstance(hardware, dict)
+    assert (hardware["name"], hardware["os"]) == ("localhost__clang_DEV__x86_64", "Darwin 11.3.0")
+    environment = run["environment"]
+    assert isinstance(environment, dict)
+    assert (environment["cc_name"], environment["no_errors"]) == ("clang", "true")

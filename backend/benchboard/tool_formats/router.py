@@ -46,7 +46,15 @@ async def ingest_tool_output(
     settings: SettingsDep,
     token: UploadToken,
     suite: Annotated[str, Query(pattern=SLUG_PATTERN)],
-    hardware: Annotated[str, Query(min_length=1, max_length=200)],
+    hardware: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=200,
+            description="the machine's name; optional where the input names it (asv, "
+            "Conbench, LNT records)",
+        ),
+    ] = None,
     language: str | None = None,
     implementation: str | None = None,
     mode: Mode | None = None,
@@ -70,7 +78,8 @@ async def ingest_tool_output(
 ) -> ToolRunCreated:
     """A benchmark tool's native output (wrk, fio, hyperfine…), or another tracker's
     record of one run (Bencher BMF, github-action-benchmark custom JSON, asv, Conbench,
-    LNT), stored as one run."""
+    LNT), stored as one run. A record's date, commit, machine and environment are the
+    run's where the query does not give them."""
     body = await read_body(request, limit=settings.max_body_bytes)
     given = RunFromTool(
         suite=suite,

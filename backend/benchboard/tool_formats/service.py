@@ -2,7 +2,9 @@
 
 The run is then stored exactly like a contract v1 upload (same validation, same
 storage), so `curl --data-binary @fio.json …/api/v1/ingest/fio?…` and
-`benchboard-ingest upload fio.json …` give the same result.
+`benchboard-ingest upload fio.json …` give the same result. Another tracker's record of one
+run (asv, Conbench, LNT) gives the run its date, commit, machine and environment where the
+query does not.
 """
 
 from dataclasses import dataclass, field
@@ -14,7 +16,7 @@ from benchboard.runs.body import parse_upload
 from benchboard.runs.schemas import RunUpload
 from benchboard.tool_formats.schemas import SkippedItem
 from benchboard_ingest import MissingOption, ParseContext, ParseError, apply_overrides, parse_file
-from benchboard_ingest.run import RunOptions, build_run
+from benchboard_ingest.run import RunOptions, build_run, with_record
 from benchboard_ingest.vocabulary import UNKNOWN_LANGUAGE
 
 
@@ -23,7 +25,7 @@ class RunFromTool:
     """What the query string says about the run the tool's output belongs to."""
 
     suite: str
-    hardware: str
+    hardware: str | None
     context: ParseContext
     params: dict[str, str] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
@@ -66,22 +68,28 @@ def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) 
     found = [dict(result) for result in parsed.results]
     results = apply_overrides(found, given.context, params=dict(given.params) or None)
     _require_language(results)
-    run: dict[str, Any] = build_run(
-        results,
-        RunOptions(
-            suite=given.suite,
-            hardware={"name": given.hardware},
-            git=given.git,
-            run_id=given.run_id,
-            name=given.name,
-            started_at=given.started_at,
-            source_url=given.source_url,
-            tags=given.tags,
-        ),
+    options = RunOptions(
+        suite=given.suite,
+        hardware={"name": given.hardware} if given.hardware else {},
+        git=given.git,
+        run_id=given.run_id,
+        name=given.name,
+        started_at=given.started_at,
+        source_url=given.source_url,
+        tags=given.tags,
     )
+    options = with_record(options, parsed.record)
+    _require_hardware(options.hardware)
+    run: dict[str, Any] = build_run(results, options)
     body = exact_json.dumps(run)
     skipped = [SkippedItem(item=s.item, reason=s.reason) for s in parsed.skipped]
     return RunFromOutput(parse_upload(body), body, skipped)
+
+
+def _require_hardware(hardware: dict[str, Any]) -> None:
+    if "name" not in hardware:
+        message = "this input does not name the machine it ran on: add ?hardware="
+        raise ValidationFailed(message, [FieldError(path="hardware", message=message)])
 
 
 def _require_language(results: list[dict[str, Any]]) -> None:

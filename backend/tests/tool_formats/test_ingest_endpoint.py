@@ -17,7 +17,9 @@ FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 def ingest(
     client: TestClient, tool: str, fixture: Path, auth: dict[str, str], **params: Any
 ) -> Any:
+    """POST the fixture; `hardware=None` leaves ?hardware= out."""
     query = {"suite": "tools", "hardware": "ci-runner", **params}
+    query = {key: value for key, value in query.items() if value is not None}
     return client.post(
         f"/api/v1/ingest/{tool}",
         params=query,
@@ -162,10 +164,13 @@ def test_gab_custom_needs_the_direction(client: TestClient, auth: dict[str, str]
 @needs_interop
 def test_lnt_report_becomes_a_run(client: TestClient, auth: dict[str, str]) -> None:
     report = INTEROP / "lnt" / "lnt_nts-run1.json"
-    response = ingest(client, "lnt", report, auth, language="c")
+    response = ingest(client, "lnt", report, auth, language="c", hardware=None)
     assert response.status_code == 201, response.text
-    results = client.get(response.json()["url"]).json()["results"]
-    assert {r["metric"] for r in results} == {"compile_time", "execution_time"}
+    run = client.get(response.json()["url"]).json()
+    assert {r["metric"] for r in run["results"]} == {"compile_time", "execution_time"}
+    # The report's machine, revision and start are the run's.
+    assert run["hardware"]["name"] == "localhost__clang_DEV__x86_64"
+    assert (run["commit"], run["started_at"]) == ("154331", "2012-04-11T16:28:23Z")
 
 
 def test_asv_results_file_becomes_a_run(client: TestClient, auth: dict[str, str]) -> None:
@@ -189,3 +194,50 @@ def test_conbench_failures_are_listed_as_skipped(client: TestClient, auth: dict[
         {"item": "divide(n=0)", "reason": "failed in Conbench: ZeroDivisionError: division by zero"}
     ]
     assert response.json()["result_count"] == 2
+
+
+ASV_FILE = FIXTURES / "asv/results/vm/33714399-existing-py_tmp_peer-tools_bin_python.json"
+
+
+def test_asv_record_gives_the_run_its_commit_date_and_machine(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    response = ingest(client, "asv", ASV_FILE, auth, hardware=None)
+    assert response.status_code == 201, response.text
+    run = client.get(response.json()["url"]).json()
+    assert (run["hardware"]["name"], run["hardware"]["info"]["cpu"]) == ("vm", "AMD EPYC")
+    assert run["commit"] == "3371439975f992b19d9801ebf4def9ffc298190d"
+    assert run["started_at"] == "2026-11-23T07:45:29Z"  # the file's `date`
+    assert run["environment"]["asv_env"] == "existing-py_tmp_peer-tools_bin_python"
+    query = {"hardware": "ci-runner", "commit": "f00d", "started_at": "2025-03-20T12:00:00Z"}
+    response = ingest(client, "asv", ASV_FILE, auth, **query)
+    run = client.get(response.json()["url"]).json()
+    assert (run["hardware"]["name"], run["commit"]) == ("ci-runner", "f00d")
+    assert run["started_at"] == "2025-03-20T12:00:00Z"
+
+
+def test_conbench_payloads_give_the_run_its_github_and_machine(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    payloads = FIXTURES / "conbench" / "benchadapt_asv_payloads.json"
+    response = ingest(client, "conbench", payloads, auth, hardware=None)
+    assert response.status_code == 201, response.text
+    run = client.get(response.json()["url"]).json()
+    assert run["hardware"]["name"] == "vm"
+    assert run["git"] == {
+        "repo": "https://github.com/example/tinyproj",
+        "commit": "72b028772615f4ec823d8674c5cd6abd587f0c5f",
+    }
+    assert run["started_at"] == "2026-11-23T07:45:48.881680Z"
+    assert run["environment"]["env_name"] == "existing-py_tmp_peer-tools_bin_python"
+
+
+def test_input_that_names_no_machine_needs_hardware(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    response = ingest(
+        client, "fio", FIXTURES / "fio" / "fio_sync_randread.json", auth, hardware=None
+    )
+    assert response.status_code == 422
+    assert [f["path"] for f in response.json()["fields"]] == ["hardware"]
+    assert session.scalar(select(func.count()).select_from(Run)) == 0

@@ -139,7 +139,8 @@ export interface paths {
          * Ingest Tool Output
          * @description A benchmark tool's native output (wrk, fio, hyperfine…), or another tracker's
          *     record of one run (Bencher BMF, github-action-benchmark custom JSON, asv, Conbench,
-         *     LNT), stored as one run.
+         *     LNT), stored as one run. A record's date, commit, machine and environment are the
+         *     run's where the query does not give them.
          */
         post: operations["ingest_tool_output_api_v1_ingest__tool_format__post"];
         delete?: never;
@@ -2702,7 +2703,8 @@ export interface operations {
         parameters: {
             query: {
                 suite: string;
-                hardware: string;
+                /** @description the machine's name; optional where the input names it (asv, Conbench, LNT records) */
+                hardware?: string | null;
                 language?: string | null;
                 implementation?: string | null;
                 mode?: ("sync" | "async") | null;

@@ -16,15 +16,12 @@ from typing import Any
 
 from ..model import ParseContext, Skipped, SourceRun
 from ..overrides import apply_overrides
-from ..run import SUITE_SLUG, RunOptions, build_run
+from ..run import MAX_NAME, SUITE_SLUG, RunOptions, build_run, fitted_hardware, fitted_map
 from ..vocabulary import UNKNOWN_LANGUAGE, unit_info
 
 # Fixed forever: changing it would give every imported run a new id.
 IMPORT_NAMESPACE = uuid.UUID("5b0c3e0e-6f7d-4f0c-9a55-4e2f3b1d9a15")
 MAX_SUITE = 100
-MAX_NAME = 200
-MAX_MAP_KEYS = 100
-MAX_TEXT = 2_000
 _SLUG_CHARS = re.compile(r"[^a-z0-9._-]+")
 
 
@@ -132,7 +129,7 @@ def _hardware(source: SourceRun, options: ImportOptions) -> dict[str, Any]:
     hardware: dict[str, Any] = dict(source.hardware or {})
     if options.hardware_name:
         hardware["name"] = options.hardware_name
-    return _fitted_map(hardware, limit=MAX_MAP_KEYS + 1)  # `name` and 100 further keys
+    return fitted_hardware(hardware)
 
 
 def _fitted(result: dict[str, Any]) -> dict[str, Any]:
@@ -143,16 +140,6 @@ def _fitted(result: dict[str, Any]) -> dict[str, Any]:
         digest = hashlib.sha256(name.encode()).hexdigest()[:10]
         result["benchmark"] = f"{name[: MAX_NAME - 12]}… {digest}"
     return result
-
-
-def _fitted_map(values: dict[str, Any], *, limit: int = MAX_MAP_KEYS) -> dict[str, Any]:
-    """At most the contract's number of keys, texts cut to its length (a Conbench context
-    or an LNT machine can hold more than a run's map may)."""
-    fitted: dict[str, Any] = {}
-    for key, value in values.items():
-        if len(fitted) < limit and len(key) <= MAX_NAME:
-            fitted[key] = value[:MAX_TEXT] if isinstance(value, str) else value
-    return fitted
 
 
 def _one_unit_per_series(
@@ -209,8 +196,8 @@ def _run(
             name=source.name,
             started_at=source.started_at,
             source_url=source.source_url,
-            tags=_fitted_map(source.tags),
-            environment=_fitted_map(source.environment),
+            tags=fitted_map(source.tags),
+            environment=fitted_map(source.environment),
         ),
     )
 

@@ -97,7 +97,7 @@ def read_machine(raw: str, *, source: str) -> dict[str, str | int | float]:
 def parse(raw: str, *, context: ParseContext) -> ParsedFile:
     """A results file on its own: units and param names by asv's rules."""
     run = read_results(raw, context=context)
-    return ParsedFile(run.results, run.skipped)
+    return ParsedFile(run.results, run.skipped, record=run)
 
 
 def read_results(

@@ -51,7 +51,9 @@ def parse(raw: str, *, context: ParseContext) -> ParsedFile:
             "pass its benchmark results",
         )
     results = [result for run in runs for result in run.results]
-    return ParsedFile(results, [item for run in runs for item in run.skipped])
+    skipped = [item for run in runs for item in run.skipped]
+    # Results of several runs (run_id) uploaded as one name no single run's metadata.
+    return ParsedFile(results, skipped, record=runs[0] if len(runs) == 1 else None)
 
 
 def read_runs(raw: str, *, context: ParseContext) -> list[SourceRun]:

@@ -26,7 +26,7 @@ _NOT_FIGURES = {"name", "hash"}
 
 def parse(raw: str, *, context: ParseContext) -> ParsedFile:
     run = read_report(raw, context=context)
-    return ParsedFile(run.results, run.skipped)
+    return ParsedFile(run.results, run.skipped, record=run)
 
 
 def read_report(raw: str, *, context: ParseContext) -> SourceRun:
