@@ -254,6 +254,75 @@ def test_truncated_peer_files_exit_3_naming_the_file(
         assert capsys.readouterr().err.startswith(f"benchboard-ingest: parse error: {cut}: ")
 
 
+# One file of each peer format, the command that reads it, and a key its parser needs.
+PEER_FILES = (
+    ("gab/sigo_go_data.js", ["import", "gab"], ["--hardware-name", "h", "--dry-run"], "benches"),
+    (
+        "gab/mountpoint-s3_cargo-then-customBiggerIsBetter_data.js",
+        ["import", "gab"],
+        ["--hardware-name", "h", "--language", "rust", "--dry-run"],
+        "benches",
+    ),
+    ("bmf/bencher_report_latency.json", ["parse"], ["--format", "bmf"], "value"),
+    (
+        "gab-custom/gab-testdata_customBiggerIsBetter_output.json",
+        ["parse"],
+        ["--format", "gab-custom", "--direction", "higher"],
+        "value",
+    ),
+    ("lnt/lnt_nts-run1.json", ["parse"], ["--format", "lnt"], "tests"),
+    (
+        "conbench/conbench_GET_benchmark-results_page1.json",
+        ["parse"],
+        ["--format", "conbench"],
+        "tags",
+    ),
+    (
+        "asv/metpy-fork/results/Jaye_Dell/059cc1a4-conda-py3.12-matplotlib-numpy-pandas-"
+        "pint-pooch-pyproj-scipy-traitlets-xarray.json",
+        ["parse"],
+        ["--format", "asv"],
+        "commit_hash",
+    ),
+    (
+        "asv/pvlib-benchmarks/results/pvlib-asv.forecasting.energy.arizona.edu/"
+        "b026c57c-conda-py3.8-ephem-numba-numpy-pandas-pytables-scipy.json",
+        ["parse"],
+        ["--format", "asv"],
+        "commit_hash",
+    ),
+)
+
+
+def corrupted(raw: bytes, damage: str, key: str) -> bytes:
+    """The real file damaged as storage and transfers damage files."""
+    middle = len(raw) // 2
+    if damage == "zeroed block":  # a torn write: 64 NUL bytes in the middle
+        return raw[:middle] + b"\0" * 64 + raw[middle + 64 :]
+    if damage == "byte not UTF-8":
+        return raw[:middle] + b"\xff" + raw[middle + 1 :]
+    # A flipped bit in a key the parser needs: still valid JSON, of the wrong shape.
+    flipped = key[:-1] + chr(ord(key[-1]) ^ 1)
+    return raw.replace(f'"{key}"'.encode(), f'"{flipped}"'.encode())
+
+
+@needs_interop
+@pytest.mark.parametrize("damage", ["zeroed block", "byte not UTF-8", "key renamed"])
+def test_corrupted_peer_files_exit_3_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    for relative, command, flags, key in PEER_FILES:
+        raw = (INTEROP / relative).read_bytes()
+        broken = tmp_path / Path(relative).name
+        broken.write_bytes(corrupted(raw, damage, key))
+        suite = ["--suite", "s"] if command[0] == "import" else []
+        assert main([*command, str(broken), *suite, *flags]) == 3, relative
+        err = capsys.readouterr().err
+        assert err.startswith(f"benchboard-ingest: parse error: {broken}: "), err
+        said = {"zeroed block": "expected valid JSON", "byte not UTF-8": "expected UTF-8 text"}
+        assert said.get(damage, key) in err, err  # a renamed key is named
+
+
 @needs_interop
 def test_custom_file_without_direction_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(INTEROP / "gab-custom" / "gab-testdata_customBiggerIsBetter_output.json")
