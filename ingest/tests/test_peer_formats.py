@@ -213,7 +213,10 @@ def test_asv_v2_short_rows_and_benchmarks_missing_from_benchmarks_json() -> None
 
 
 def test_conbench_result_page_stats_data_become_samples() -> None:
-    (result,) = parse_interop("conbench/conbench_GET_benchmark-results_page1.json")
+    relative = "conbench/conbench_GET_benchmark-results_page1.json"
+    (run,) = conbench.read_runs(interop_text(relative), context=ParseContext())
+    assert run.started_at == "2020-11-25T21:02:42.706806+00:00"  # written with no zone: UTC
+    (result,) = parse_interop(relative)
     assert result["benchmark"] == "file-read"
     assert result["params"] == {
         "compression": "snappy",
