@@ -84,10 +84,13 @@ def since_baseline(history: History, expected: Sequence[str]) -> Runs:
 
 
 # Index-only scans of ix_result_series_started_at, newest first; replicates come from
-# the partial index of results that have them, over the same span of time. Units and
-# stats only of the results that have stats: building them for every run was a third of
-# the statement's time. Only series on their suite's default branch: only it has
-# regressions, so a feature branch's step never raises one on the published history.
+# the partial index of results that have them, over the same span of time. Both are
+# bounded by the series' first and last run (kept by uploads), so each series reads only
+# the monthly partitions it ran in (pruned as the statement runs), not an index descent
+# into every month's partition. Units and stats only of the results that have stats:
+# building them for every run was a third of the statement's time. Only series on their
+# suite's default branch: only it has regressions, so a feature branch's step never
+# raises one on the published history.
 _HISTORIES = """
 SELECT s.id, s.direction, h.keys, h.values_base, h.stats, r.samples
 FROM unnest(%(ids)s::bigint[]) AS i(id)
@@ -100,12 +103,14 @@ CROSS JOIN LATERAL (
                FILTER (WHERE stats IS NOT NULL))::text AS stats,
            min(started_at) AS oldest
     FROM (SELECT run_id, started_at, value_base, unit, stats FROM result
-          WHERE series_id = i.id ORDER BY started_at DESC, run_id DESC LIMIT %(window)s) AS recent
+          WHERE series_id = i.id AND started_at BETWEEN s.first_started_at AND s.last_started_at
+          ORDER BY started_at DESC, run_id DESC LIMIT %(window)s) AS recent
 ) AS h
 LEFT JOIN LATERAL (
     SELECT jsonb_object_agg(run_id::text, jsonb_build_array(unit, samples))::text AS samples
     FROM result
-    WHERE series_id = i.id AND samples IS NOT NULL AND started_at >= h.oldest
+    WHERE series_id = i.id AND samples IS NOT NULL
+      AND started_at BETWEEN h.oldest AND s.last_started_at
 ) AS r ON true
 WHERE h.keys IS NOT NULL
 """
