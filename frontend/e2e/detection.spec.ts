@@ -49,14 +49,16 @@ test("a short history says what it lacks, then shows the regression after the se
   );
   await page.goto(`/regressions?suite=${suite}`);
   await expect(page.locator(".status-empty")).toContainText(
-    "1 of the 1 series matching these filters have fewer than 5 runs",
+    "1 of the 1 series matching these filters has too little history for change detection to judge yet",
   );
 
   await service.upload(runOf(suite, 2, 100));
   await service.upload(runOf(suite, 3, 130));
   expect((await checkedRegressions(service, suite)).items, "one slow run is not enough").toEqual([]);
   await page.goto(`/history?series=${seriesId}`);
-  await expect(state).toContainText("Change detection analyses 4 runs");
+  await expect(state).toContainText(
+    "Not enough history to judge a possible step at run 4 of 4 (+29.6%) yet: it needs 1 more run after it",
+  );
 
   await service.upload(runOf(suite, 4, 131));
   const [regression] = (await checkedRegressions(service, suite)).items;

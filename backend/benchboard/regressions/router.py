@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query
 from benchboard.bounds import Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
-from benchboard.regressions import context, service, webhooks
+from benchboard.regressions import context, series_state, service, webhooks
 from benchboard.regressions.schemas import (
     RegressionContext,
     RegressionHistory,
@@ -55,8 +55,13 @@ def list_regressions(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     cursor: str | None = None,
 ) -> RegressionPage:
-    """Detected changes, newest first."""
-    return service.list_regressions(session, regression_filter, limit=limit, cursor=cursor)
+    """Detected changes, newest first; an empty first page says whether the matching
+    series are long enough for a change to show."""
+    page = service.list_regressions(session, regression_filter, limit=limit, cursor=cursor)
+    if page.items or cursor:
+        return page
+    support = series_state.history_support(session, regression_filter)
+    return page.model_copy(update={"history_support": support})
 
 
 @router.get("/{regression_id}", dependencies=[ReadAccess], responses=_NOT_FOUND)

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
 from benchboard.bounds import NO_NUL
-from benchboard.regressions.short import SHORT_HISTORY_RUNS
 from benchboard.series.schemas import SeriesIdentity
 from benchboard.vocabulary import (
     ChangeDirection,
@@ -80,9 +79,11 @@ class HistorySupport(BaseModel):
 
     series: int = Field(description="Series matching the filters (default branch)")
     short_series: int = Field(
-        description=f"Of those, series with fewer than {SHORT_HISTORY_RUNS} runs: too few for a"
-        " change to show (3 runs before it and 2 after; with replicates 2 and 1)"
+        description="Of those, series whose detection state is not_enough_history: fewer runs"
+        " since the last change or baseline reset than a change needs (3 before it and 2 after;"
+        " with replicates 2 and 1), or a possible step with too few runs on one side"
     )
+
     text: str
 
 
@@ -136,6 +137,22 @@ class DetectionQueueOut(BaseModel):
     failing_series: int = Field(description="Queued series whose last check failed (retrying)")
 
 
+class PossibleStep(BaseModel):
+    """The newest runs stand apart from the earlier ones, with too few runs on one side
+    for detection to judge (regressions.state)."""
+
+    run_id: uuid.UUID = Field(description="The first run after the possible step")
+    run_number: int = Field(description="Its place in the runs analysed, from 1")
+    relative_change: float = Field(description="Median after over median before, minus 1")
+    runs_before: int
+    runs_after: int
+    more_runs_before: int = Field(
+        description="Runs before it that detection would need: later runs cannot add them,"
+        " so the step will not be reported"
+    )
+    more_runs_after: int = Field(description="Runs after it still needed to judge it")
+
+
 class SeriesDetection(BaseModel):
     """What change detection can see in a series now (regressions.state)."""
 
@@ -152,9 +169,13 @@ class SeriesDetection(BaseModel):
         description="About the smallest relative step reported runs_after_change runs after it"
     )
     runs_needed: int = Field(
-        description="More runs at the current level needed for a baseline to judge a change against"
+        description="More runs needed before a change can be judged: at the current level for a"
+        " baseline, or on the short sides of possible_step"
     )
     runs_after_change: int = Field(description="Runs after a step before it is reported")
+    possible_step: PossibleStep | None = Field(
+        description="A step detection cannot judge yet (readiness not_enough_history)"
+    )
     baseline_reset: bool = Field(description="Analysis starts at a change marked expected")
     text: str = Field(description="The state in words")
 

@@ -18,14 +18,12 @@ from benchboard.models import (
 from benchboard.pagination import Keyset, keyset_page
 from benchboard.regressions.schemas import (
     DetectionEvidence,
-    HistorySupport,
     RegressionEventOut,
     RegressionHistory,
     RegressionOut,
     RegressionPage,
     RegressionTriage,
 )
-from benchboard.regressions.short import SHORT_HISTORY_RUNS
 from benchboard.series.service import series_identity
 from benchboard.suites.service import on_default_branch
 from benchboard.tokens.service import Principal
@@ -121,36 +119,8 @@ def list_regressions(
         items=[_out(row) for row in page.rows],
         next_cursor=page.next_cursor,
         detection_pending_series=_pending_series(session, regression_filter),
-        history_support=None
-        if page.rows or cursor
-        else _history_support(session, regression_filter),
+        history_support=None,  # the router adds it to an empty first page (series_state)
     )
-
-
-def _history_support(session: Session, regression_filter: RegressionFilter) -> HistorySupport:
-    """How many matching series are too short for any change to show yet."""
-    counts = session.execute(
-        select(func.count(), func.count().filter(Series.result_count < SHORT_HISTORY_RUNS))
-        .select_from(Series)
-        .join(Hardware, Hardware.id == Series.hardware_id)
-        .where(*regression_filter.series_conditions())
-    ).one()
-    series, short = int(counts[0]), int(counts[1])
-    if not series:
-        text = "No series match these filters."
-    elif short:
-        text = (
-            f"{short} of the {series} series matching these filters have fewer than "
-            f"{SHORT_HISTORY_RUNS} runs: too few for change detection to judge yet (it needs "
-            "3 runs before a change and 2 after; 2 and 1 with replicates). Each series' "
-            "History page says what detection can see in it."
-        )
-    else:
-        text = (
-            f"All {series} series matching these filters have enough runs for change "
-            "detection; it found no change in them."
-        )
-    return HistorySupport(series=series, short_series=short, text=text)
 
 
 def _pending_series(session: Session, regression_filter: RegressionFilter) -> int:

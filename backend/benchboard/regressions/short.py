@@ -33,8 +33,6 @@ NOISE_GUARD = 4.0
 PROVISIONAL_SPREAD_GUARD = 5.0
 VALUE_ONLY_SIDES = (3, 2)  # runs before, after
 REPLICATE_SIDES = (2, 1)
-# Runs a value-only history needs before any change in it can show.
-SHORT_HISTORY_RUNS = sum(VALUE_ONLY_SIDES)
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def run_level(
         ordered = sorted(samples)
         centre = float(median(ordered))
         mad = float(median([abs(x - centre) for x in ordered]))
-        scale2 = (_MAD_TO_SD * mad) ** 2 if mad > 0 else _sample_variance(ordered)
+        scale2 = (_MAD_TO_SD * mad) ** 2 if mad > 0 else sample_variance(ordered)
         variance = _MEDIAN_EFFICIENCY * scale2 / len(ordered)
         return RunLevel(centre, variance, len(ordered), "samples_median")
     if stats is not None:
@@ -90,7 +90,7 @@ def run_level(
     return RunLevel(float(value))
 
 
-def _sample_variance(values: Sequence[float]) -> float:
+def sample_variance(values: Sequence[float]) -> float:
     mean = math.fsum(values) / len(values)
     return math.fsum((x - mean) ** 2 for x in values) / (len(values) - 1)
 

@@ -230,12 +230,59 @@ def test_an_empty_list_says_when_series_are_too_short_to_judge(
     client: TestClient, auth: dict[str, str]
 ) -> None:
     upload_history(client, auth, NOISY_LEVEL, benchmark="long-enough")
-    upload_history(client, auth, [100.0, 101.0, 130.0])
+    upload_history(client, auth, [100.0, 101.0, 100.0, 101.0])
     page = client.get("/api/v1/regressions", params={"benchmark": "file-write-tiny"}).json()
     assert page["items"] == []
     support = page["history_support"]
     assert (support["series"], support["short_series"]) == (1, 1)
-    assert "fewer than 5 runs" in support["text"]
-    upload_history(client, auth, [101.0, 100.0], first_day=3)
+    assert support["text"].startswith("1 of the 1 series matching these filters has too little")
+    upload_history(client, auth, [100.0], first_day=4)
     support = client.get("/api/v1/regressions").json()["history_support"]
     assert (support["series"], support["short_series"]) == (2, 0)
+    assert support["text"].startswith("All 2 series matching these filters have enough runs")
+
+
+def test_the_issues_example_is_a_step_detection_cannot_judge_not_noise(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    # 100, 101, 130, 130, 130: two runs before the step, detection needs three.
+    run_ids = upload_history(client, auth, [100.0, 101.0, 130.0, 130.0, 130.0])
+    page = client.get("/api/v1/regressions").json()
+    assert page["items"] == []
+    support = page["history_support"]
+    # Five runs: enough by count, but the step has too few runs before it.
+    assert (support["series"], support["short_series"]) == (1, 1)
+    assert "a possible step with too few runs before or after it" in support["text"]
+    state = _detection(client, session.scalars(select(Series.id)).one())
+    assert state["readiness"] == "not_enough_history"
+    assert state["possible_step"] == {
+        "run_id": run_ids[2],
+        "run_number": 3,
+        "relative_change": pytest.approx(130 / 100.5 - 1),
+        "runs_before": 2,
+        "runs_after": 3,
+        "more_runs_before": 1,
+        "more_runs_after": 0,
+    }
+    assert state["run_to_run_cv"] < 0.01  # the runs before the step, not the step itself
+    assert state["smallest_detectable_change"] is None
+    assert "possible step at run 3 of 5 (+29.4%)" in state["text"]
+    assert "will not be reported" in state["text"]
+
+
+def test_an_empty_list_counts_runs_from_the_last_baseline_reset(
+    client: TestClient, auth: dict[str, str], maintain_token: str
+) -> None:
+    upload_history(client, auth, [100.0, 101.0, 100.0, 130.0, 131.0])
+    (found,) = regressions(client)
+    _patch(client, found["id"], {"status": "expected"}, maintain_token)
+    page = client.get("/api/v1/regressions", params={"status": "untriaged"}).json()
+    assert page["items"] == []
+    support = page["history_support"]
+    # Five runs stored, two since the reset: too few for a change to show.
+    assert (support["series"], support["short_series"]) == (1, 1)
+    upload_history(client, auth, [130.0, 129.0, 131.0], first_day=5)
+    support = client.get("/api/v1/regressions", params={"status": "untriaged"}).json()[
+        "history_support"
+    ]
+    assert (support["series"], support["short_series"]) == (1, 0)

@@ -158,7 +158,8 @@ export interface paths {
         };
         /**
          * List Regressions
-         * @description Detected changes, newest first.
+         * @description Detected changes, newest first; an empty first page says whether the matching
+         *     series are long enough for a change to show.
          */
         get: operations["list_regressions_api_v1_regressions_get"];
         put?: never;
@@ -1145,7 +1146,7 @@ export interface components {
             series: number;
             /**
              * Short Series
-             * @description Of those, series with fewer than 5 runs: too few for a change to show (3 runs before it and 2 after; with replicates 2 and 1)
+             * @description Of those, series whose detection state is not_enough_history: fewer runs since the last change or baseline reset than a change needs (3 before it and 2 after; with replicates 2 and 1), or a possible step with too few runs on one side
              */
             short_series: number;
             /** Text */
@@ -1284,6 +1285,43 @@ export interface components {
             value_base: number;
             /** Variant */
             variant: string | null;
+        };
+        /**
+         * PossibleStep
+         * @description The newest runs stand apart from the earlier ones, with too few runs on one side
+         *     for detection to judge (regressions.state).
+         */
+        PossibleStep: {
+            /**
+             * More Runs After
+             * @description Runs after it still needed to judge it
+             */
+            more_runs_after: number;
+            /**
+             * More Runs Before
+             * @description Runs before it that detection would need: later runs cannot add them, so the step will not be reported
+             */
+            more_runs_before: number;
+            /**
+             * Relative Change
+             * @description Median after over median before, minus 1
+             */
+            relative_change: number;
+            /**
+             * Run Id
+             * Format: uuid
+             * @description The first run after the possible step
+             */
+            run_id: string;
+            /**
+             * Run Number
+             * @description Its place in the runs analysed, from 1
+             */
+            run_number: number;
+            /** Runs After */
+            runs_after: number;
+            /** Runs Before */
+            runs_before: number;
         };
         /**
          * RatioIntervalOut
@@ -1786,6 +1824,8 @@ export interface components {
              * @description Analysis starts at a change marked expected
              */
             baseline_reset: boolean;
+            /** @description A step detection cannot judge yet (readiness not_enough_history) */
+            possible_step: components["schemas"]["PossibleStep"] | null;
             /**
              * Readiness
              * @enum {string}
@@ -1818,7 +1858,7 @@ export interface components {
             runs_at_level: number;
             /**
              * Runs Needed
-             * @description More runs at the current level needed for a baseline to judge a change against
+             * @description More runs needed before a change can be judged: at the current level for a baseline, or on the short sides of possible_step
              */
             runs_needed: number;
             /** Series Id */
