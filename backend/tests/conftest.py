@@ -4,7 +4,7 @@ once per session; each test runs inside a transaction that is rolled back.
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi import FastAPI
@@ -18,6 +18,8 @@ from benchboard.db import make_engine
 from benchboard.main import create_app
 from benchboard.migrate import upgrade_database
 from benchboard.tokens.service import create_token
+
+_FIGURES = pytest.StashKey[list[str]]()
 
 
 @pytest.fixture(scope="session")
@@ -93,3 +95,20 @@ def admin_token(session: Session) -> str:
 @pytest.fixture
 def auth(upload_token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {upload_token}"}
+
+
+@pytest.fixture
+def report_figure(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """Record a figure a test measured: the run's summary prints it under "figures", so
+    every `make test` log carries it, with or without `-s`, passed or failed."""
+    return request.config.stash.setdefault(_FIGURES, []).append
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    figures = config.stash.get(_FIGURES, [])
+    if figures:
+        terminalreporter.section("figures")
+        for line in figures:
+            terminalreporter.write_line(line)

