@@ -30,6 +30,10 @@ test.describe("study pages", () => {
       "40 dedicated vCPUs",
     );
     await expect(page.locator("table.study-runs tbody tr")).toHaveCount(3);
+    await expect(page.getByRole("list", { name: "Sources" }).getByRole("link")).toHaveAttribute(
+      "href",
+      "https://nequalsonelifestyle.com/2022/02/12/dart-vs-go-rest-server-performance-study/",
+    );
     await screenshots(page, "study-go-vs-dart-rest");
   });
 

@@ -95,6 +95,8 @@ def test_study_page_has_metadata_machines_runs_workloads_and_findings(
         {k: w[k] for k in ("benchmark", "metric")} for w in study["workloads"]
     ]
     assert len(study["findings"]) == len(demo_studies()["go-vs-dart-rest"].findings)
+    assert study["links"], "the seed study links its article"
+    assert study["links"] == [link.model_dump() for link in demo_studies()["go-vs-dart-rest"].links]
     dart = get(client, "/api/v1/suites/dart-async-file-writes/study")
     assert dart["authors"] == ["Diego Crespo"]
     assert client.get("/api/v1/suites/no-such-suite/study").status_code == 404
