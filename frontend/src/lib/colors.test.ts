@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { languageColor, modeColor, OKABE_ITO, SERIES_PALETTE, seriesStyles } from "./colors";
+import { languageColor, modeColor, OKABE_ITO, SERIES_MARKERS, SERIES_PALETTE, seriesStyles } from "./colors";
 
 describe("colours", () => {
   it("gives each language one stable colour", () => {
@@ -38,6 +38,13 @@ describe("series styles", () => {
     const styles = seriesStyles(keys(22));
     expect(new Set(styleText(styles)).size).toBe(22);
     expect(new Set([...styles.values()].map((s) => s.dash)).size).toBe(2);
+  });
+
+  it("changes the point shape together with the dash, so single-point series that share a colour differ", () => {
+    const styles = [...seriesStyles(keys(40)).values()];
+    expect(new Set(styles.map((s) => `${s.color} ${s.marker}`)).size).toBe(40);
+    expect(new Set(styles.map((s) => `${s.dash} ${s.marker}`)).size).toBe(SERIES_MARKERS.length);
+    expect(styles.filter((s) => s.dash === "").every((s) => s.marker === "circle")).toBe(true);
   });
 
   it("does not depend on the order the series come in", () => {

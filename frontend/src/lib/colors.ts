@@ -86,10 +86,18 @@ export const SERIES_PALETTE = [
 /** Second cue once colours repeat: solid, then dashed patterns. */
 export const SERIES_DASHES = ["", "6 3", "2 3", "8 3 2 3"] as const;
 
+/**
+ * The shape of a series' points, changing with the dash: a series of one point has no line to
+ * dash, so its shape is what tells it from another of the same colour.
+ */
+export const SERIES_MARKERS = ["circle", "square", "triangle", "diamond"] as const;
+export type SeriesMarker = (typeof SERIES_MARKERS)[number];
+
 export interface SeriesStyle {
   color: string;
   /** SVG dash pattern; "" for solid. */
   dash: string;
+  marker: SeriesMarker;
 }
 
 /**
@@ -97,7 +105,7 @@ export interface SeriesStyle {
  * slot comes from a hash of the key, taken by the next free slot when another key holds it, so
  * adding or removing a series leaves the others' colours alone unless they collided. Keys are
  * placed in sorted order, so the order they come in does not matter. Past the palette's length,
- * colours repeat with the next dash pattern.
+ * colours repeat with the next dash pattern and point shape.
  */
 export function seriesStyles(keys: readonly string[]): Map<string, SeriesStyle> {
   const size = SERIES_PALETTE.length;
@@ -115,6 +123,7 @@ export function seriesStyles(keys: readonly string[]): Map<string, SeriesStyle> 
     styles.set(key, {
       color: SERIES_PALETTE[slot] as string,
       dash: SERIES_DASHES[round % SERIES_DASHES.length] as string,
+      marker: SERIES_MARKERS[round % SERIES_MARKERS.length] as SeriesMarker,
     });
   }
   return styles;

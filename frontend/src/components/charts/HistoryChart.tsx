@@ -24,6 +24,7 @@ import {
   type TimeRow,
   timeDomain,
 } from "./historyChartModel";
+import { markerPath } from "./markerShape";
 import { SeriesLegend } from "./SeriesLegend";
 
 const MARKER_COLORS = {
@@ -213,7 +214,20 @@ export function HistoryChart({ chart, markers = [], onSelectRun, height = 340 }:
               strokeWidth={2}
               connectNulls
               isAnimationActive={false}
-              dot={line.points.length <= 200 ? { r: 4, fill: line.color, cursor: pointer } : false}
+              dot={
+                line.points.length <= 200
+                  ? ({ cx, cy }: { cx?: number; cy?: number }) =>
+                      cx === undefined || cy === undefined ? null : (
+                        <path
+                          className="recharts-dot recharts-line-dot"
+                          data-marker={line.marker}
+                          d={markerPath(line.marker, cx, cy, 4)}
+                          fill={line.color}
+                          cursor={pointer}
+                        />
+                      )
+                  : false
+              }
               activeDot={{
                 r: 6,
                 cursor: pointer,

@@ -1,4 +1,6 @@
+import type { SeriesMarker } from "../../lib/colors";
 import { isolateSeries, toggleSeries } from "./legendState";
+import { markerPath } from "./markerShape";
 
 export interface LegendEntry {
   key: string;
@@ -6,11 +8,12 @@ export interface LegendEntry {
   color: string;
   /** SVG dash pattern; "" for solid. */
   dash: string;
+  marker: SeriesMarker;
 }
 
 /**
  * A legend whose entries hide or show their series, with "only" to isolate one (again to show
- * all). The sample line shows the colour and, where colours repeat, the dash.
+ * all). The sample shows the colour and, where colours repeat, the dash and the point's shape.
  */
 export function SeriesLegend({
   entries,
@@ -34,16 +37,17 @@ export function SeriesLegend({
               onClick={() => onChange(toggleSeries(hidden, entry.key))}
               title={shown ? "Hide this series" : "Show this series"}
             >
-              <svg width="26" height="10" aria-hidden="true">
+              <svg width="26" height="12" aria-hidden="true">
                 <line
                   x1="1"
                   x2="25"
-                  y1="5"
-                  y2="5"
+                  y1="6"
+                  y2="6"
                   stroke={entry.color}
                   strokeWidth="3"
                   strokeDasharray={entry.dash || undefined}
                 />
+                <path d={markerPath(entry.marker, 13, 6, 3.5)} fill={entry.color} />
               </svg>
               {entry.label}
             </button>

@@ -6,6 +6,7 @@ const line = (key: string, points: [t: number, value: number, runId: string][]):
   label: key,
   color: "#000",
   dash: "",
+  marker: "circle",
   points: points.map(([t, value, runId]) => ({ t, value, runId, band: null, count: 1 })),
   downsampled: false,
   totalPoints: points.length,

@@ -1,5 +1,6 @@
 /** What HistoryChart draws: lines of points over real time, and markers. Features build it from their data. */
 import type { ChangeDirection } from "../../api/types";
+import type { SeriesMarker } from "../../lib/colors";
 import type { Direction, Scale } from "../../lib/units";
 
 export interface HistoryDatum {
@@ -21,6 +22,8 @@ export interface HistoryLine {
   color: string;
   /** SVG dash pattern, a second cue where colours repeat; "" for solid. */
   dash: string;
+  /** The shape of its points, changing with the dash (a single point has no line to dash). */
+  marker: SeriesMarker;
   /** In time order. */
   points: HistoryDatum[];
   downsampled: boolean;

@@ -52,7 +52,7 @@ describe("buildHistoryCharts", () => {
     expect(chart?.lines[1]?.points[0]?.value).toBeCloseTo(31.41);
     // Sync and posixaio of one language: each series its own colour, the same on every chart.
     const styles = seriesStyles(["1", "2"]);
-    expect(chart?.lines.map((l) => ({ color: l.color, dash: l.dash }))).toEqual([
+    expect(chart?.lines.map((l) => ({ color: l.color, dash: l.dash, marker: l.marker }))).toEqual([
       styles.get("1"),
       styles.get("2"),
     ]);

@@ -36,6 +36,7 @@ function buildChart(key: string, histories: readonly SeriesHistory[]): HistoryCh
       label: seriesLabel(h.series, severalBranches),
       color: style.color,
       dash: style.dash,
+      marker: style.marker,
       points: h.points
         .map((p) => ({
           t: Date.parse(p.started_at),

@@ -51,6 +51,7 @@ export function changeHistory(
         label: `${implementationLabel(change.series)} — ${workloadLabel(change.series.benchmark, change.series.params)}`,
         color: style?.color ?? "currentColor",
         dash: "",
+        marker: "circle",
         points,
         downsampled: false,
         totalPoints: points.length,
