@@ -8,13 +8,15 @@ import { REPO } from "./harness.mjs";
 
 type ResultUpload = RunUpload["results"][number];
 type HardwareUpload = RunUpload["hardware"];
+type GitUpload = NonNullable<RunUpload["git"]>;
 
 /**
  * An upload as the contract lets a client write it: the generated body type with only the
  * contract's required fields required (the generated type also requires those with defaults).
  */
 export type UploadBody = Pick<RunUpload, "suite" | "started_at"> &
-  Partial<Omit<RunUpload, "hardware" | "results">> & {
+  Partial<Omit<RunUpload, "hardware" | "results" | "git">> & {
+    git?: Partial<GitUpload>;
     hardware: Pick<HardwareUpload, "name"> & Partial<HardwareUpload>;
     results: (Pick<ResultUpload, "benchmark" | "language" | "metric" | "unit" | "value"> &
       Partial<ResultUpload>)[];

@@ -7,7 +7,10 @@ import { expect, type Service, screenshots, test, type UploadBody, uniqueSuite }
 
 const DAY = 86_400_000;
 
-/** 10 runs near 100 µs, then 8 near 130 µs, one a day, of one new series. */
+/** The commit run `i` measured: 40 hex digits, a different one per run. */
+const commitOf = (i: number) => (i + 1).toString(16).padStart(2, "0").repeat(20);
+
+/** 10 runs near 100 µs, then 8 near 130 µs, one a day, of one new series, each of its own commit. */
 function stepRuns(suite: string): UploadBody[] {
   const start = Date.parse("2025-01-01T00:00:00Z");
   return Array.from({ length: 18 }, (_, i) => ({
@@ -16,6 +19,7 @@ function stepRuns(suite: string): UploadBody[] {
     name: `step run ${i + 1}`,
     started_at: new Date(start + i * DAY).toISOString(),
     hardware: { name: "e2e-runner" },
+    git: { commit: commitOf(i) },
     results: [
       {
         benchmark: "parse-json",
@@ -102,6 +106,10 @@ test.describe("regressions", () => {
     await expect(strips.locator(".strip-median")).toHaveCount(2);
     await expect(strips).toContainText("before (10 runs)");
     await expect(strips).toContainText("after (8 runs)");
+    // The commit range: the last run before the step (the 10th) to the run it was found at.
+    await expect(around.locator(".commit-range")).toContainText(
+      `${commitOf(9).slice(0, 12)} → ${commitOf(10).slice(0, 12)}`,
+    );
     const compare = around.getByRole("link", { name: "Compare with the previous run" });
     await expect(compare).toHaveAttribute(
       "href",

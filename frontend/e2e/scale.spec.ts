@@ -3,7 +3,7 @@
 // of elements and that the page works at that size.
 import type { Page } from "@playwright/test";
 import { BENCHMARKS, bigSuiteRun, SIZES } from "./bigSuite.mjs";
-import { column, expect, test, uniqueSuite } from "./fixtures";
+import { column, expect, screenshots, test, uniqueSuite } from "./fixtures";
 
 const ELEMENT_BUDGET = 20_000;
 
@@ -95,6 +95,13 @@ test.describe("value columns stay in view at 1400 px", () => {
     await expect(column(page, "ratio").first()).toBeVisible();
     await expectInView(page, ["benchmark", "ratio", "wording"]);
     await expectPinned(page, ["benchmark", "ratio", "wording"]);
+  });
+
+  test("the runs list: when each run started and how many results it holds", async ({ page }) => {
+    await page.goto("/runs");
+    await expect(column(page, "results").first()).toBeVisible();
+    await expectInView(page, ["started", "results"]);
+    await screenshots(page, "runs");
   });
 
   test("a run's results: value and better beside the benchmark", async ({ page }) => {

@@ -6,6 +6,7 @@ import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
 import { formatValue } from "../../../lib/units";
 
+/** The runs list: when each run started and how many results it holds pinned first, in view at 1400 px. */
 export const runListColumns: Column<RunSummary>[] = [
   {
     id: "started",
@@ -15,7 +16,17 @@ export const runListColumns: Column<RunSummary>[] = [
     raw: (r) => ({ Started: r.started_at }),
     render: (r) => <Link to={`/runs/${r.id}`}>{formatDateTime(r.started_at)}</Link>,
     pin: true,
-    width: 180,
+    width: 196,
+  },
+  {
+    id: "results",
+    header: "Results",
+    align: "end",
+    text: (r) => String(r.result_count),
+    sortValue: (r) => r.result_count,
+    raw: (r) => ({ Results: r.result_count }),
+    pin: true,
+    width: 84,
   },
   { id: "suite", header: "Suite", text: (r) => r.suite },
   { id: "name", header: "Name", text: (r) => r.name ?? "" },
@@ -29,14 +40,6 @@ export const runListColumns: Column<RunSummary>[] = [
   },
   { id: "commit", header: "Commit", text: (r) => r.commit?.slice(0, 12) ?? "" },
   { id: "hardware", header: "Hardware", text: (r) => r.hardware_name },
-  {
-    id: "results",
-    header: "Results",
-    align: "end",
-    text: (r) => String(r.result_count),
-    sortValue: (r) => r.result_count,
-    raw: (r) => ({ Results: r.result_count }),
-  },
   { id: "id", header: "Run id", text: (r) => r.id },
 ];
 
