@@ -1,5 +1,6 @@
 """GET /api/v1/compare/runs: results paired by identity, changes, verdicts, p-values."""
 
+import itertools
 import math
 import random
 import statistics
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from scipy import stats
 
 from tests.builders import result, run
+from tests.regressions.history_builder import STEPPED, upload_history
 
 
 def upload(client: TestClient, auth: dict[str, str], **overrides: Any) -> str:
@@ -262,3 +264,41 @@ def test_the_change_and_the_verdict_rest_on_the_same_figures(
     assert mixed["basis"]["text"].endswith(
         "compares the baseline's median of samples with the contender's value"
     )
+
+
+def _regression_runs(client: TestClient) -> list[str]:
+    response = client.get("/api/v1/regressions")
+    assert response.status_code == 200, response.text
+    return [r["run_id"] for r in response.json()["items"]]
+
+
+def test_compare_runs_and_detection_agree_on_one_history(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """One history, both views: detection stores the step at run 10 and nothing else;
+    compare runs, over the history before each baseline run cut where detection cuts it,
+    calls exactly that pair of consecutive runs worse, and every other pair noise."""
+    run_ids = upload_history(client, auth, STEPPED)
+    assert _regression_runs(client) == [run_ids[10]]
+    rows = [compare(client, a, b)["matched"][0] for a, b in itertools.pairwise(run_ids)]
+    assert [i + 1 for i, row in enumerate(rows) if row["verdict"] != "noise"] == [10]
+    step = rows[9]
+    assert (step["verdict"], step["basis"]["method"]) == ("worse", "history")
+    assert step["p_value"] < 0.01
+    assert step["relative_change"] == pytest.approx(0.3, abs=0.02)
+
+
+def test_where_they_differ_on_a_short_history_the_basis_says_why(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """The issue's example, 100, 101, 130, 130, 130: detection cannot judge the step (two
+    runs before it); compare runs of 101 -> 130 cannot estimate the noise from two runs
+    either, so its 5 % band calls it, and its basis says so rather than claiming a p-value."""
+    run_ids = upload_history(client, auth, [100.0, 101.0, 130.0, 130.0, 130.0])
+    assert _regression_runs(client) == []
+    (row,) = compare(client, run_ids[1], run_ids[2])["matched"]
+    assert (row["verdict"], row["p_value"]) == ("worse", None)
+    assert row["basis"]["method"] == "none"
+    text = row["basis"]["text"]
+    assert "not judged: no replicates and 2 baseline-branch run(s); 3 are needed" in text
+    assert "the 5% noise band decides" in text
