@@ -147,6 +147,8 @@ def retention(settings: Settings, args: argparse.Namespace) -> None:
     print(f"runs started before {report.cutoff.isoformat(timespec='seconds')}:")
     for name, results in report.partitions_dropped:
         print(f"  dropped partition {name} ({results:,} results)")
+    for name in report.partitions_busy:
+        print(f"  partition {name} busy (its lock not had): its runs went in batches")
     print(f"  {verb} {report.runs_removed:,} runs and {report.results_removed:,} results")
     print(f"  kept {report.runs_kept:,} runs pinned by findings, triaged regressions or notes")
 

@@ -7,15 +7,28 @@ the default partition, runs go in bounded batches, one transaction each, so uplo
 reads never wait long. Kept whatever their age: runs a study finding pins, runs of a
 triaged regression (any status but `untriaged`), runs a maintainer's note is pinned to.
 Totals (runs/totals.py) are recounted at the end.
+
+Dropping a partition takes an ACCESS EXCLUSIVE lock on `result` for the moment of the
+DROP. Waiting for it (behind a long read or upload) would queue every later upload and
+read of `result` behind retention, so the DROP waits at most DROP_LOCK_TIMEOUT, is tried
+again DROP_ATTEMPTS times, and a month that stays busy goes in batches like a mixed one.
+Not DETACH first: DETACH … CONCURRENTLY, the one with a weak lock, cannot run in a
+transaction block and is refused while `result` has a default partition; a plain DETACH
+takes the same ACCESS EXCLUSIVE lock on `result`, and SHARE ROW EXCLUSIVE on `run` and
+`series` (the detached table's foreign keys get triggers of their own there), whose
+DROP then takes ACCESS EXCLUSIVE on `run` and `series` as well.
 """
 
 import re
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
+import psycopg
 from sqlalchemy import Connection, Engine, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from benchboard.findings.service import pinned_run_ids
@@ -24,6 +37,9 @@ from benchboard.runs.totals import recount_totals
 
 AGE = re.compile(r"^(\d+)([ymwd])$")
 BATCH_RUNS = 200
+DROP_LOCK_TIMEOUT = "1s"
+DROP_ATTEMPTS = 5
+DROP_PAUSE_S = 2.0  # between attempts: in-flight uploads and reads finish, the lock is had
 
 _KEPT = (
     "(id = ANY(CAST(:pinned AS uuid[]))"
@@ -42,6 +58,7 @@ class RetentionReport:
     cutoff: datetime
     dry_run: bool
     partitions_dropped: list[tuple[str, int]] = field(default_factory=list)
+    partitions_busy: list[str] = field(default_factory=list)  # lock not had: went in batches
     runs_removed: int = 0
     results_removed: int = 0
     runs_kept: int = 0  # older than the cutoff but pinned, triaged or annotated
@@ -122,10 +139,30 @@ def _drop_whole_months(engine: Engine, params: dict[str, object], report: Retent
             if _count(connection, in_month, bounds) != removable:
                 continue  # a kept run: its results stay, the month goes run by run
             results = int(connection.execute(text(f"SELECT count(*) FROM {name}")).scalar_one())  # noqa: S608
-            connection.execute(text(f"DROP TABLE {name}"))
+            if not _drop_partition(connection, name):
+                report.partitions_busy.append(name)
+                continue  # its runs go in batches
             report.partitions_dropped.append((name, results))
             report.results_removed += results
         report.runs_removed += _delete_runs(engine, f"{in_month} AND ({_REMOVABLE})", bounds)[0]
+
+
+def _drop_partition(connection: Connection, name: str) -> bool:
+    """DROP TABLE `name`, each attempt waiting at most DROP_LOCK_TIMEOUT for the lock on
+    `result`; whether it went."""
+    connection.execute(text(f"SET LOCAL lock_timeout = '{DROP_LOCK_TIMEOUT}'"))
+    for attempt in range(DROP_ATTEMPTS):
+        if attempt:
+            time.sleep(DROP_PAUSE_S)
+        try:
+            with connection.begin_nested():
+                connection.execute(text(f"DROP TABLE {name}"))
+        except OperationalError as error:
+            if not isinstance(error.orig, psycopg.errors.LockNotAvailable):
+                raise
+        else:
+            return True
+    return False
 
 
 def _remove_in_batches(engine: Engine, params: dict[str, object], report: RetentionReport) -> None:
