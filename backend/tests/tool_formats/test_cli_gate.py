@@ -4,10 +4,15 @@ comparison with main and fails the build (exit 6) on a regression."""
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import Engine
 
+from benchboard.config import Settings
+from benchboard.db import make_session_factory
+from benchboard.regressions.worker import Worker
 from benchboard_ingest.cli import main as ingest_cli
 from tests.live import LiveService
 
@@ -64,6 +69,17 @@ def publish_main(service: LiveService, tmp_path: Path, rng: random.Random) -> No
         )
 
 
+def mains_history(
+    live: LiveService, settings: Settings, engine: Engine
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The suite's series on its default branch and its regressions, once every queued
+    change-detection check has run (as a worker would)."""
+    Worker(settings, make_session_factory(engine)).drain()
+    series = httpx.get(f"{live.url}/api/v1/series", params={"suite": SUITE}).json()["items"]
+    regressions = httpx.get(f"{live.url}/api/v1/regressions", params={"suite": SUITE})
+    return series, regressions.json()["items"]
+
+
 def section(summary: str, title: str) -> str:
     """The text of one `#### title` section of the summary."""
     after = summary.split(f"#### {title}", 1)[1]
@@ -83,9 +99,10 @@ def live(live_service: LiveService) -> LiveService:
 
 
 def test_a_25_percent_slower_benchmark_fails_the_gate_naming_only_it(
-    live: LiveService, tmp_path: Path, rng: random.Random
+    live: LiveService, settings: Settings, engine: Engine, tmp_path: Path, rng: random.Random
 ) -> None:
     publish_main(live, tmp_path, rng)
+    before = mains_history(live, settings, engine)
     slower = results_file(tmp_path, "feature", {**LEVELS_US, "render-page": 850.0 * 1.25}, rng)
     summary = tmp_path / "summary.md"
     code = upload(
@@ -120,10 +137,17 @@ def test_a_25_percent_slower_benchmark_fails_the_gate_naming_only_it(
         upload(live, slower, *again, "2026-11-07T11:00:00+00:00", "--fail-on", "regression>40%")
         == 0
     )
+    # The feature branch's two slower runs are stored on their own branch; main's series,
+    # their run counts and latest values, and its regressions (none) are as they were.
+    assert mains_history(live, settings, engine) == before
+    feature = httpx.get(
+        f"{live.url}/api/v1/series", params={"suite": SUITE, "branch": "feature-slow"}
+    ).json()["items"]
+    assert sorted((s["branch"], s["run_count"]) for s in feature) == [("feature-slow", 2)] * 3
 
 
 def test_an_unchanged_feature_run_passes_and_mains_history_stays_as_it_was(
-    live: LiveService, tmp_path: Path, rng: random.Random
+    live: LiveService, settings: Settings, engine: Engine, tmp_path: Path, rng: random.Random
 ) -> None:
     publish_main(live, tmp_path, rng)
     same = results_file(tmp_path, "feature", LEVELS_US, rng)
@@ -144,13 +168,12 @@ def test_an_unchanged_feature_run_passes_and_mains_history_stays_as_it_was(
     text = summary.read_text()
     assert "**0 regressions** · 0 improvements · 3 unchanged · 0 new" in text
     assert "Gate `--fail-on regression`: passed." in text
-    series = httpx.get(f"{live.url}/api/v1/series", params={"suite": SUITE}).json()
-    assert len(series["items"]) == 3
-    for item in series["items"]:
+    series, regressions = mains_history(live, settings, engine)
+    assert len(series) == 3
+    for item in series:
         assert (item["branch"], item["run_count"]) == ("main", 5)
         assert item["latest"]["started_at"].startswith("2026-11-05")
-    regressions = httpx.get(f"{live.url}/api/v1/regressions", params={"suite": SUITE})
-    assert regressions.json()["items"] == []
+    assert regressions == []
 
 
 def test_in_github_actions_branch_and_commit_come_from_its_variables_and_the_summary_is_appended(
