@@ -1,6 +1,6 @@
 // Short histories end to end: a new series says it has too little history for change detection,
 // on its History page and on an empty Regressions page; after three quiet runs and two 30 % slower
-// ones the regression is listed.
+// ones the regression is listed with the evidence it rests on.
 import type { RegressionPage, SeriesList } from "../src/api/types";
 import { expect, type Service, test, type UploadBody, uniqueSuite } from "./fixtures";
 
@@ -67,4 +67,12 @@ test("a short history says what it lacks, then shows the regression after the se
   const row = page.locator(`li[data-regression="${regression?.id}"]`);
   await expect(row).toContainText(/\+\d\d\.\d % slower/);
   await expect(row).toContainText("4 Mar 2025");
+  // The evidence it rests on, in words; two runs after it, so not provisional.
+  const evidence =
+    /^Evidence: 3 runs before, 2 after · Student's t on run levels, replicates not used · p (<|=) 0\.\d+ · \+\d\d\.\d % \(99 % interval \+\d\d?\.\d % to \+\d\d\.\d %\)$/;
+  await expect(row.getByTestId("evidence")).toHaveText(evidence);
+  await expect(row.getByTestId("provisional")).toHaveCount(0);
+  await row.getByRole("link", { name: `Details and triage of change ${regression?.id}` }).click();
+  await expect(page.getByRole("heading", { name: `Regression #${regression?.id}` })).toBeVisible();
+  await expect(page.getByTestId("evidence")).toHaveText(evidence);
 });

@@ -48,6 +48,7 @@ export type ComparisonVerdict = MatchedResult["verdict"];
 export type RegressionPage = Get<"/api/v1/regressions">;
 export type RegressionQuery = GetQuery<"/api/v1/regressions">;
 export type Regression = RegressionPage["items"][number];
+export type DetectionEvidence = NonNullable<Regression["evidence"]>;
 export type SeriesDetection = Get<"/api/v1/series/{series_id}/detection">;
 export type RegressionStatus = Regression["status"];
 export type ChangeDirection = Regression["direction"];

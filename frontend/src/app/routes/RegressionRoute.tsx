@@ -4,6 +4,8 @@ import { QueryView } from "../../components/Status";
 import { regressionQuery } from "../../features/regressions/api";
 import { AuditTrail } from "../../features/regressions/components/AuditTrail";
 import { ChangeContext } from "../../features/regressions/components/ChangeContext";
+import { ChangeEvidence } from "../../features/regressions/components/ChangeEvidence";
+import { ChangePending } from "../../features/regressions/components/ChangePending";
 import { ChangeSummary } from "../../features/regressions/components/ChangeSummary";
 import { LinkList } from "../../features/regressions/components/LinkList";
 import { SeriesIdentity } from "../../features/regressions/components/SeriesIdentity";
@@ -25,10 +27,12 @@ export function RegressionRoute() {
               {r.direction === "regression" ? "Regression" : "Improvement"} #{r.id}{" "}
               <StatusBadge status={r.status} />
             </h1>
+            <ChangePending seriesId={r.series.id} />
             <div className="meta-grid">
               <section>
                 <h2>Change</h2>
                 <ChangeSummary change={r} />
+                <ChangeEvidence change={r} />
                 <p>
                   Found at run <Link to={`/runs/${r.run_id}`}>{r.run_id}</Link>
                 </p>

@@ -27,6 +27,18 @@ export const seriesRegressionsQuery = (seriesId: number) =>
       ),
   });
 
+/** Whether change detection still has one series queued (1) or not (0): asked again every few seconds while it has. */
+export const seriesPendingQuery = (seriesId: number) =>
+  queryOptions({
+    queryKey: ["regressions", "pending", seriesId],
+    queryFn: async ({ signal }) => {
+      const query = { series_id: seriesId, limit: 1 };
+      const page = await unwrap(api.GET("/api/v1/regressions", { params: { query }, signal }));
+      return page.detection_pending_series;
+    },
+    refetchInterval: (query) => (query.state.data ? POLL_WHILE_PENDING_MS : false),
+  });
+
 /** What change detection can see in one series now: runs, noise, reach, or runs still needed. */
 export const seriesDetectionQuery = (seriesId: number) =>
   queryOptions({

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Regression } from "../../../api/types";
+import { ChangeEvidence } from "./ChangeEvidence";
 import { ChangeSummary } from "./ChangeSummary";
 import { LinkList } from "./LinkList";
 import { SeriesIdentity } from "./SeriesIdentity";
@@ -27,6 +28,7 @@ export function RegressionList({ items }: { items: readonly Regression[] }) {
               Triage
             </Link>
           </div>
+          <ChangeEvidence change={r} />
         </li>
       ))}
     </ol>

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
+import type { DetectionEvidence } from "../../../api/types";
 import { TRIAGE_STATUSES } from "../../../api/vocabulary";
-import { describeChanges, formatConfidence, formatSize, parseLinks, STATUSES } from "./wording";
+import {
+  describeChanges,
+  formatConfidence,
+  formatEvidence,
+  formatPValue,
+  formatSize,
+  parseLinks,
+  STATUSES,
+  signedPercent,
+} from "./wording";
 
 const latency = { base_unit: "s", direction: "lower" as const };
 const throughput = { base_unit: "ops/s", direction: "higher" as const };
@@ -79,5 +89,58 @@ describe("STATUSES", () => {
   it("lists every status in the vocabulary's order, with what it means", () => {
     expect(STATUSES.map((s) => s.value)).toEqual([...TRIAGE_STATUSES]);
     expect(STATUSES[0]).toEqual({ value: "untriaged", text: "not looked at yet" });
+  });
+});
+
+const shortStep: DetectionEvidence = {
+  runs_before: 3,
+  runs_after: 2,
+  replicates_used: false,
+  test: "student_t",
+  p_value: 0.00213,
+  interval_low: 0.2614,
+  interval_high: 0.3271,
+  interval_level: 0.99,
+  run_to_run_cv: 0.0058,
+  within_run_cv: null,
+};
+
+describe("signedPercent", () => {
+  it("signs rises with + and falls with a true minus", () => {
+    expect(signedPercent(0.2943)).toBe("+29.4 %");
+    expect(signedPercent(-0.03)).toBe("−3.0 %");
+  });
+});
+
+describe("formatPValue", () => {
+  it("gives two significant digits, a floor below 0.001, and says when none was stored", () => {
+    expect(formatPValue(0.00213)).toBe("p = 0.0021");
+    expect(formatPValue(0.0000004)).toBe("p < 0.001");
+    expect(formatPValue(null)).toBe("p not stored");
+  });
+});
+
+describe("formatEvidence", () => {
+  it("words runs on each side, the test, replicates, p and the effect with its interval", () => {
+    expect(formatEvidence(shortStep, 0.2943)).toBe(
+      "3 runs before, 2 after · Student's t on run levels, replicates not used · p = 0.0021 · " +
+        "+29.4 % (99 % interval +26.1 % to +32.7 %)",
+    );
+  });
+
+  it("says when replicates entered a two-level test, and leaves out an interval not stored", () => {
+    const provisional: DetectionEvidence = {
+      ...shortStep,
+      runs_before: 2,
+      runs_after: 1,
+      replicates_used: true,
+      test: "two_level_t",
+      interval_low: null,
+      interval_high: null,
+    };
+    expect(formatEvidence(provisional, -0.1)).toBe(
+      "2 runs before, 1 after · two-level t-test (replicates and run-to-run noise), replicates used · " +
+        "p = 0.0021 · −10.0 %",
+    );
   });
 });

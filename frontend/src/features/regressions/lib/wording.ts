@@ -1,5 +1,5 @@
 /** How regressions read: their size, confidence, status and audit trail. */
-import type { Regression, RegressionStatus } from "../../../api/types";
+import type { DetectionEvidence, Regression, RegressionStatus } from "../../../api/types";
 import { TRIAGE_STATUSES } from "../../../api/vocabulary";
 import { measuresSpeed } from "../../../lib/units";
 
@@ -37,6 +37,43 @@ export function formatSize(change: SizeInput): string {
   return `${sign}${Math.abs(percent).toFixed(digits)} % ${word}`;
 }
 
+/** "+29.4 %", "−3.0 %": a relative change with its sign, one decimal. */
+export function signedPercent(fraction: number): string {
+  return `${fraction >= 0 ? "+" : "−"}${Math.abs(fraction * 100).toFixed(1)} %`;
+}
+
+/** How each detection test reads; a test the service adds must be worded here, or tsc fails. */
+export const TEST_TEXT = {
+  rank_sum: "rank-sum test on run levels",
+  two_level_t: "two-level t-test (replicates and run-to-run noise)",
+  student_t: "Student's t on run levels",
+} as const satisfies Record<DetectionEvidence["test"], string>;
+
+/** "p < 0.001", "p = 0.0042"; the service leaves it out on changes stored before it had it. */
+export function formatPValue(p: number | null): string {
+  if (p === null || !Number.isFinite(p)) return "p not stored";
+  return p < 0.001 ? "p < 0.001" : `p = ${p.toPrecision(2)}`;
+}
+
+/**
+ * What a detected change rests on, in one line: "3 runs before, 2 after · Student's t on run
+ * levels, replicates not used · p = 0.0021 · +29.4 % (99 % interval +26.1 % to +32.7 %)".
+ */
+export function formatEvidence(evidence: DetectionEvidence, relativeChange: number): string {
+  const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
+  const { interval_low: low, interval_high: high } = evidence;
+  const interval =
+    low !== null && high !== null
+      ? ` (${Math.round(evidence.interval_level * 100)} % interval ${signedPercent(low)} to ${signedPercent(high)})`
+      : "";
+  return [
+    `${runs(evidence.runs_before)} before, ${evidence.runs_after} after`,
+    `${TEST_TEXT[evidence.test]}, replicates ${evidence.replicates_used ? "used" : "not used"}`,
+    formatPValue(evidence.p_value),
+    `${signedPercent(relativeChange)}${interval}`,
+  ].join(" · ");
+}
+
 /** "97 %" for 0.978: rounded down, so only certainty reads as 100 %; "—" when not a number. */
 export function formatConfidence(confidence: number): string {
   if (!Number.isFinite(confidence)) return "—";
@@ -61,10 +98,7 @@ export function describeChanges(changes: Record<string, unknown>): string[] {
   return Object.entries(changes).map(([field, change]) => {
     if (field === "detected" && change && typeof change === "object" && !Array.isArray(change)) {
       const { relative_change, confidence } = change as { relative_change?: unknown; confidence?: unknown };
-      const size =
-        typeof relative_change === "number"
-          ? `${relative_change >= 0 ? "+" : "−"}${Math.abs(relative_change * 100).toFixed(1)} %`
-          : "";
+      const size = typeof relative_change === "number" ? signedPercent(relative_change) : "";
       const sure = typeof confidence === "number" ? `, confidence ${formatConfidence(confidence)}` : "";
       return `detected ${size}${sure}`.trim();
     }
