@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import BigInteger, ColumnElement, any_, func, select, text, type_coerce, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.bulk import driver_connection
@@ -122,7 +123,7 @@ def finish_batch(session: Session, *, worker: int, claimed: Sequence[Claimed]) -
     ids = [c.series_id for c in claimed]
     holders = session.execute(
         select(DetectionQueue.series_id, DetectionQueue.claimed_by)
-        .where(DetectionQueue.series_id.in_(ids))
+        .where(_among(ids))
         .order_by(DetectionQueue.series_id)
         .with_for_update()
     ).all()
@@ -152,9 +153,15 @@ def release(
         values[DetectionQueue.last_error] = error[:2000]
     session.execute(
         update(DetectionQueue)
-        .where(DetectionQueue.series_id.in_(series_ids), DetectionQueue.claimed_by == worker)
+        .where(_among(series_ids), DetectionQueue.claimed_by == worker)
         .values(values)
     )
+
+
+def _among(series_ids: Sequence[int]) -> ColumnElement[bool]:
+    """Queue rows of these series, the ids as one array parameter: an IN list binds each
+    of a batch's 1,000 ids on its own (psycopg's query conversion, see runner._stored)."""
+    return DetectionQueue.series_id == any_(type_coerce(list(series_ids), ARRAY(BigInteger)))
 
 
 @dataclass(frozen=True)

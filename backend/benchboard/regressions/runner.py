@@ -62,14 +62,14 @@ def runs_of(history: History) -> Runs:
     """The detector's view of a history: values as read, and the levels of the few
     results with replicates or stats (in base units)."""
     levels = {}
-    if history.units:
-        position = {key: index for index, key in enumerate(history.keys)}
-        for index in sorted(position[key] for key in history.units if key in position):
-            key = history.keys[index]
-            samples, stats = in_base_units(
-                history.units[key], history.samples.get(key), history.stats.get(key)
-            )
-            levels[index] = run_level(history.values[index], samples, stats)
+    units = history.units
+    if units:  # one pass over the keys: no map of all 200 positions for the ~20 with a level
+        for index, key in enumerate(history.keys):
+            if key in units:
+                samples, stats = in_base_units(
+                    units[key], history.samples.get(key), history.stats.get(key)
+                )
+                levels[index] = run_level(history.values[index], samples, stats)
     return Runs(history.keys, history.values, levels)
 
 
