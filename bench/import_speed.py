@@ -10,8 +10,9 @@ both asv result directories of ../shared/tool-outputs/interop, then a synthetic 
 of --entries entries x 20 benches (5,000 x 20 = 100,000 results by default). Each import
 runs twice: the second sends the same runs and must add nothing. Figures are the CLI's
 wall time (process start to exit: reading, checking, every batch answered), the runs and
-results per second of the first import, and the CLI's own summary line; the load average
-before and after says what else the machine was doing.
+results per second of the first import, the runs the second import added (must be 0),
+then each history's skipped items by reason (the CLI's `skipped_reasons`); the load
+average before and after says what else the machine was doing.
 """
 
 import argparse
@@ -41,6 +42,7 @@ HEADERS = (
     "batches",
     "import s",
     "again s",
+    "again new",
 )
 
 
@@ -127,6 +129,14 @@ def timed_import(
     return seconds, summary
 
 
+def print_skipped(skips: list[tuple[str, dict[str, int]]]) -> None:
+    """Each history's skipped items, a line per reason."""
+    print("\nskipped by reason (first import):")
+    for label, reasons in skips:
+        listed = "; ".join(f"{count} {reason}" for reason, count in reasons.items())
+        print(f"  {label}: {listed or 'none'}")
+
+
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -145,6 +155,7 @@ def main() -> int:
         service.start()
         token = service.create_token("import-bench")
         rows = []
+        skips: list[tuple[str, dict[str, int]]] = []
         synthetic = write_synthetic(Path(folder), entries)
         for index, job in enumerate(jobs(synthetic, entries)):
             suite = f"import-{index}"
@@ -162,9 +173,14 @@ def main() -> int:
                     str(first["batches"]),
                     f"{first_s:.2f}",
                     f"{again_s:.2f}",
+                    str(again["created"]),
                 ]
             )
+            reasons = first["skipped_reasons"]
+            assert isinstance(reasons, dict), first
+            skips.append((job.label, reasons))
         print_table(HEADERS, rows)
+        print_skipped(skips)
         print(f"load average after: {load()}")
         print("\n".join(service.commands[:2]))
     return 0
