@@ -1,8 +1,11 @@
 // Short histories end to end: a new series says it has too little history for change detection,
 // on its History page and on an empty Regressions page; after three quiet runs and two 30 % slower
-// ones the regression is listed with the evidence it rests on.
+// ones the regression is listed with the evidence it rests on. A regression's page says while its
+// series waits for change detection, on a service of its own whose detection this spec starts.
+import path from "node:path";
 import type { RegressionPage, SeriesList } from "../src/api/types";
 import { expect, type Service, test, type UploadBody, uniqueSuite } from "./fixtures";
+import { REPO, startService } from "./harness.mjs";
 
 const DAY = 86_400_000;
 
@@ -75,4 +78,57 @@ test("a short history says what it lacks, then shows the regression after the se
   await row.getByRole("link", { name: `Details and triage of change ${regression?.id}` }).click();
   await expect(page.getByRole("heading", { name: `Regression #${regression?.id}` })).toBeVisible();
   await expect(page.getByTestId("evidence")).toHaveText(evidence);
+});
+
+test("a regression's page says while its series waits for change detection, then shows it checked", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  // No detection workers: a series stays queued until the test starts one, so the banner is
+  // seen for certain, not raced against the worker.
+  const own = await startService({
+    dataDir: path.join(REPO, ".data", "e2e-pending"),
+    env: { BENCHBOARD_DETECT_WORKERS: "0", BENCHBOARD_DEMO: "false" },
+  });
+  const workers: { stop(): Promise<unknown> }[] = [];
+  const get = async <T>(pathname: string): Promise<T> => {
+    const response = await fetch(`${own.base}${pathname}`);
+    expect(response.status, pathname).toBe(200);
+    return (await response.json()) as T;
+  };
+  const upload = async (body: UploadBody) => {
+    const response = await fetch(`${own.base}/api/v1/runs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${own.token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, await response.text()).toBe(201);
+  };
+  const regressions = (suite: string) => get<RegressionPage>(`/api/v1/regressions?suite=${suite}`);
+  try {
+    const suite = uniqueSuite("pending");
+    for (const [day, value] of [100, 101, 100, 130, 131].entries()) await upload(runOf(suite, day, value));
+    expect((await regressions(suite)).detection_pending_series).toBe(1);
+    workers.push(own.startWorker());
+    await expect.poll(async () => (await regressions(suite)).items.length, { timeout: 120_000 }).toBe(1);
+    await (workers.pop() as { stop(): Promise<unknown> }).stop();
+    const [regression] = (await regressions(suite)).items;
+
+    await upload(runOf(suite, 5, 130.5));
+    expect((await regressions(suite)).detection_pending_series).toBe(1);
+    await page.goto(`${own.base}/regressions/${regression?.id}`);
+    const pending = page.getByTestId("detection-pending");
+    await expect(pending).toHaveText(
+      "Change detection pending for 1 series of this change: its size, evidence and status may still change once it is checked.",
+    );
+    await expect(page.getByTestId("evidence")).toContainText("3 runs before, 2 after");
+
+    workers.push(own.startWorker());
+    await expect(pending).toHaveCount(0, { timeout: 120_000 });
+    // Checked again with the new run: the page shows the change as detection left it.
+    await expect(page.getByTestId("evidence")).toContainText("3 runs before, 3 after");
+  } finally {
+    for (const worker of workers) await worker.stop();
+    await own.stop();
+  }
 });

@@ -53,17 +53,20 @@ async function waitForHealth(base, child, timeoutMs) {
 
 /**
  * A fresh service: `db reset --yes`, `serve` (on `port`, or a free one), a token with the given
- * scope (more with createToken). Call stop() when done: it ends the server by its PID.
- * @param {{ dataDir?: string, scope?: string, port?: number }} [options]
+ * scope (more with createToken), with `env` added to the environment. Call stop() when done: it
+ * ends the server by its PID. startWorker() runs one more `benchboard worker` on its database.
+ * @param {{ dataDir?: string, scope?: string, port?: number, env?: Record<string, string> }} [options]
  */
 export async function startService({
   dataDir = path.join(REPO, ".data", "e2e"),
   scope = "upload",
   port: chosenPort,
+  env: extraEnv = {},
 } = {}) {
   const port = chosenPort ?? (await freePort());
   const env = {
     ...process.env,
+    ...extraEnv,
     BENCHBOARD_DATA_DIR: dataDir,
     BENCHBOARD_PORT: String(port),
     BENCHBOARD_HOST: "127.0.0.1",
@@ -89,14 +92,24 @@ export async function startService({
     return stdout.trim().split("\n").at(-1);
   };
   const token = await createToken(scope);
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", resolve);
-      process.kill(child.pid, "SIGTERM");
-      setTimeout(() => child.exitCode === null && process.kill(child.pid, "SIGKILL"), 15_000).unref();
-    });
-  return { base, token, createToken, stop, log, pid: child.pid };
+  /** A change-detection worker on this service's database (e.g. one started with none); stop() ends it. */
+  const startWorker = () => {
+    const worker = spawn(BIN, ["worker"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    worker.stdout.on("data", (d) => log.push(String(d)));
+    worker.stderr.on("data", (d) => log.push(String(d)));
+    return { stop: () => stopProcess(worker) };
+  };
+  return { base, token, createToken, startWorker, stop: () => stopProcess(child), log, pid: child.pid };
+}
+
+/** Ends a child process by its PID: SIGTERM, then SIGKILL if it is still there after 15 s. */
+function stopProcess(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", resolve);
+    process.kill(child.pid, "SIGTERM");
+    setTimeout(() => child.exitCode === null && process.kill(child.pid, "SIGKILL"), 15_000).unref();
+  });
 }
 
 export async function launchBrowser() {
