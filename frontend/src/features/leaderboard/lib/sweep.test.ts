@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { OKABE_ITO } from "../../../lib/colors";
 import { restThroughput, tinyWrites } from "./fixtures";
 import { lineStyles, logAxisFits, sweepLines, sweepParams, sweepRows } from "./sweep";
 
@@ -68,6 +69,12 @@ describe("lineStyles", () => {
   it("gives lines without a mode distinct colours", () => {
     const styles = lineStyles(sweepLines(restThroughput(), "cores", ["approx"]));
     expect(new Set(styles.map((s) => s.color)).size).toBe(styles.length);
+  });
+
+  it("never gives a line without a mode yellow, too faint for its legend text on white", () => {
+    const line = { key: "a", label: "a", mode: null, points: [] };
+    const styles = lineStyles(Array.from({ length: 20 }, (_, i) => ({ ...line, key: String(i) })));
+    expect(styles.map((s) => s.color)).not.toContain(OKABE_ITO.yellow);
   });
 
   it("dashes a line once its mode's colours repeat", () => {

@@ -4,7 +4,7 @@
  * and whatever else still tells them apart.
  */
 import { HARDWARE } from "../../../lib/board";
-import { modeColor, OKABE_ITO } from "../../../lib/colors";
+import { modeColor, SERIES_PALETTE } from "../../../lib/colors";
 import { implementationLabel } from "../../../lib/identity";
 import type { BoardSeries } from "./board";
 
@@ -114,12 +114,10 @@ export function sweepRows(lines: readonly SweepLine[], toDisplay: (value: number
   return [...rows.values()].sort((a, b) => a.x - b.x);
 }
 
-/** Lines without a mode: the palette in order, apart from its grey. */
-const MODELESS = Object.values(OKABE_ITO).filter((color) => color !== OKABE_ITO.grey);
-
 /**
  * Each line's colour from its mode's family (blues sync, reds async; lines without a mode take
- * the palette in order), dashed once its colours repeat.
+ * the series palette in order, which leaves out yellow, unreadable as legend text on white),
+ * dashed once its colours repeat.
  */
 export function lineStyles(
   lines: readonly SweepLine[],
@@ -129,8 +127,10 @@ export function lineStyles(
     const index = seen.get(line.mode) ?? 0;
     seen.set(line.mode, index + 1);
     const modeless = line.mode !== "sync" && line.mode !== "async";
-    const repeats = index >= (modeless ? MODELESS.length : MODE_FAMILY_SIZE);
-    const color = modeless ? (MODELESS[index % MODELESS.length] as string) : modeColor(line.mode, index);
+    const repeats = index >= (modeless ? SERIES_PALETTE.length : MODE_FAMILY_SIZE);
+    const color = modeless
+      ? (SERIES_PALETTE[index % SERIES_PALETTE.length] as string)
+      : modeColor(line.mode, index);
     return { key: line.key, label: line.label, color, ...(repeats ? { dash: "6 3" } : {}) };
   });
 }
