@@ -12,6 +12,14 @@ describe("wrapText", () => {
   it("cuts words much longer than the width", () => {
     expect(wrapText("abcdefghijklmnopqrstuvwxyz", 10)).toEqual(["abcdefghij", "klmnopqrst", "uvwxyz"]);
   });
+  it("breaks a word longer than the width after _ or =, not past the width", () => {
+    expect(wrapText("writes=30000, files_per_iteration=3", 16)).toEqual([
+      "writes=30000,",
+      "files_per_",
+      "iteration=3",
+    ]);
+    expect(wrapText("rows=1, format=map", 16)).toEqual(["rows=1,", "format=map"]);
+  });
   it("keeps short text whole", () => {
     expect(wrapText("go · net/http", 40)).toEqual(["go · net/http"]);
   });
