@@ -14,7 +14,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import psycopg
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
 from sqlalchemy import BigInteger, DateTime, Double, Integer, LargeBinary, Text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -86,3 +89,62 @@ def driver_connection(session: Session) -> psycopg.Connection[Any]:
     driver = session.connection().connection.driver_connection
     assert isinstance(driver, psycopg.Connection)
     return driver
+
+
+@dataclass(frozen=True)
+class IntArray:
+    """An integer array parameter in PostgreSQL's binary array format, built by NumPy.
+
+    psycopg dumps a list element by element in Python: 53 ms of CPU for 100,000 bigints,
+    and a 100,000-result upload sends five such arrays. NumPy builds the same bytes in
+    about a millisecond. `int8_array` for `%b::bigint[]`, `int4_array` for `%b::int[]`.
+    """
+
+    data: bytes
+
+
+class Int8Array(IntArray):
+    pass
+
+
+class Int4Array(IntArray):
+    pass
+
+
+_INT8, _INT4 = psycopg.postgres.types["int8"], psycopg.postgres.types["int4"]
+
+
+def int8_array(values: Sequence[int]) -> Int8Array:
+    return Int8Array(_binary_array(values, ">i8", _INT8.oid))
+
+
+def int4_array(values: Sequence[int]) -> Int4Array:
+    return Int4Array(_binary_array(values, ">i4", _INT4.oid))
+
+
+def _binary_array(values: Sequence[int], dtype: str, element_oid: int) -> bytes:
+    """One dimension from 1, no NULLs; each element its length, then its big-endian bytes."""
+    if not values:  # zero dimensions: the empty array
+        return np.array([0, 0, element_oid], ">u4").tobytes()
+    elements = np.empty(len(values), [("size", ">i4"), ("value", dtype)])
+    elements["size"] = np.dtype(dtype).itemsize
+    elements["value"] = values
+    header = np.array([1, 0, element_oid, len(values), 1], ">u4").tobytes()
+    return header + elements.tobytes()
+
+
+def _dumper(array_oid: int) -> type[Dumper]:
+    class ArrayDumper(Dumper):
+        format = Format.BINARY
+        oid = array_oid
+
+        def dump(self, obj: IntArray) -> bytes:
+            return obj.data
+
+    return ArrayDumper
+
+
+# For every connection made after this module is imported (psycopg copies the global map
+# into each new connection).
+psycopg.adapters.register_dumper(Int8Array, _dumper(_INT8.array_oid))
+psycopg.adapters.register_dumper(Int4Array, _dumper(_INT4.array_oid))

@@ -18,7 +18,7 @@ from sqlalchemy import BigInteger, ColumnElement, any_, func, select, text, type
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from benchboard.bulk import driver_connection
+from benchboard.bulk import driver_connection, int8_array
 from benchboard.models import DetectionQueue, Result
 
 # LISTEN/NOTIFY channel that wakes idle workers when something is queued.
@@ -33,10 +33,10 @@ RETRY_DOUBLINGS = 9
 
 # One statement whatever the number of series, SQL text so it is compiled once (built
 # with the dialect's INSERT … ON CONFLICT it took ~3.6 ms of a ~10 ms small upload), the
-# ids one binary array parameter (bulk.py). Rows are inserted in series order: one lock
-# order for every writer. A re-request of a series being checked bumps `requests`, so the
-# worker that read the older history leaves the row for another check; it then dates
-# from now. The notification is sent at commit, and only if a row was written.
+# ids one binary array parameter built by NumPy (bulk.py). Rows are inserted in series
+# order: one lock order for every writer. A re-request of a series being checked bumps
+# `requests`, so the worker that read the older history leaves the row for another
+# check; it then dates from now. The notification is sent at commit, and only if a row was written.
 _ENQUEUE = (
     "WITH queued AS ("
     " INSERT INTO detection_queue AS q (series_id)"
@@ -52,7 +52,7 @@ def enqueue_series(session: Session, series_ids: Sequence[int]) -> None:
     """Queue a check of these series; duplicates are fine."""
     if not series_ids:
         return
-    driver_connection(session).execute(_ENQUEUE, (list(series_ids), CHANNEL))
+    driver_connection(session).execute(_ENQUEUE, (int8_array(series_ids), CHANNEL))
 
 
 @dataclass(frozen=True)

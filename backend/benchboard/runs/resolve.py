@@ -7,7 +7,7 @@ lock order between concurrent uploads, no deadlock).
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -21,9 +21,10 @@ from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import normalize_unit, unit_info
 
 
-@dataclass(frozen=True)
-class SeriesRow:
-    """One result of a run with what identifies its series and converts its value."""
+class SeriesRow(NamedTuple):
+    """One result of a run with what identifies its series and converts its value (a
+    NamedTuple: a frozen dataclass took ~1 µs more to build, 0.07-0.1 s of a
+    100,000-result upload)."""
 
     fingerprint: bytes
     result: ResultUpload
@@ -59,6 +60,7 @@ def series_rows(upload: RunUpload) -> list[SeriesRow]:
     rows: list[SeriesRow] = []
     first_index: dict[bytes, int] = {}
     duplicates: list[FieldError] = []
+    units: dict[tuple[str, str | None], tuple[str, str, float, str]] = {}
     for index, result in enumerate(upload.results):
         fingerprint = series_fingerprint(
             suite=upload.suite,
@@ -81,10 +83,13 @@ def series_rows(upload: RunUpload) -> list[SeriesRow]:
             )
             continue
         first_index[fingerprint] = index
-        unit = normalize_unit(result.unit)
-        info = unit_info(unit)
-        direction = result.direction or info.default_direction
-        rows.append(SeriesRow(fingerprint, result, unit, info.base_unit, info.factor, direction))
+        unit_key = (result.unit, result.direction)
+        if (of_unit := units.get(unit_key)) is None:  # a few units, 100,000 results
+            unit = normalize_unit(result.unit)
+            info = unit_info(unit)
+            direction = result.direction or info.default_direction
+            of_unit = units[unit_key] = (unit, info.base_unit, info.factor, direction)
+        rows.append(SeriesRow(fingerprint, result, *of_unit))
     if duplicates:
         raise ValidationFailed(f"{len(duplicates)} duplicate series in one run", duplicates)
     return rows

@@ -11,25 +11,30 @@ SQL text, compiled once: runs/service.py's docstring says why not the dialect's
 INSERT … ON CONFLICT.
 """
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
 
 from sqlalchemy import BigInteger, Connection, Text, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from benchboard.bulk import driver_connection
+from benchboard.bulk import driver_connection, int4_array, int8_array
 
 # Row locks in id order, as the results were written, so two uploads cannot deadlock: an
 # UPDATE … WHERE id = ANY(…) alone locks in whatever order its plan visits the rows.
-# psycopg directly, parameters in binary (bulk.py): an upload may count 100,000 series.
+# psycopg directly, parameters in binary built by NumPy (bulk.py): an upload may count
+# 100,000 series.
 _LOCK_SERIES = "SELECT id FROM series WHERE id = ANY(%b::bigint[]) ORDER BY id FOR NO KEY UPDATE"
+# A series' first and last run are positions in the upload's few distinct run times, not
+# a timestamp per series: dumping 200,000 datetimes was ~0.1 s of a 100,000-result upload.
 _COUNT_SERIES = (
     "UPDATE series AS s SET result_count = s.result_count + t.results,"
-    " first_started_at = least(s.first_started_at, t.first),"
-    " last_started_at = greatest(s.last_started_at, t.last)"
-    " FROM unnest(%b::bigint[], %b::int[], %b::timestamptz[], %b::timestamptz[])"
+    " first_started_at = least(s.first_started_at, (%(times)b::timestamptz[])[t.first]),"
+    " last_started_at = greatest(s.last_started_at, (%(times)b::timestamptz[])[t.last])"
+    " FROM unnest(%(ids)b::bigint[], %(results)b::int[], %(first)b::int[], %(last)b::int[])"
     " AS t(id, results, first, last) WHERE s.id = t.id"
 )
 
@@ -105,31 +110,35 @@ def count_runs(session: Session, runs: Sequence[RunTotals], new_series: NewSerie
 
 
 def _count_series(session: Session, runs: Sequence[RunTotals]) -> None:
-    counts: dict[int, tuple[int, datetime, datetime]] = {}
-    for run in runs:
-        for series_id in run.series_ids:
-            known = counts.get(series_id)
-            counts[series_id] = (
-                (known[0] + 1, min(known[1], run.started_at), max(known[2], run.started_at))
-                if known
-                else (1, run.started_at, run.started_at)
-            )
+    """Each series' new results, first and last run time. Built with dict and Counter
+    calls over whole runs, not a Python step per result (~0.1 s for 100,000)."""
+    times = sorted({run.started_at for run in runs})
+    position = {started_at: index for index, started_at in enumerate(times, start=1)}
+    by_time = sorted(runs, key=lambda run: run.started_at)
+    first: dict[int, int] = {}
+    for run in reversed(by_time):  # the earliest run's position is written last
+        first.update(dict.fromkeys(run.series_ids, position[run.started_at]))
+    last: dict[int, int] = {}
+    for run in by_time:
+        last.update(dict.fromkeys(run.series_ids, position[run.started_at]))
+    counts = Counter(chain.from_iterable(run.series_ids for run in runs))
     series_ids = sorted(counts)
     lock_series(session, series_ids)
     driver_connection(session).execute(
         _COUNT_SERIES,
-        (
-            series_ids,
-            [counts[series_id][0] for series_id in series_ids],
-            [counts[series_id][1] for series_id in series_ids],
-            [counts[series_id][2] for series_id in series_ids],
-        ),
+        {
+            "times": times,
+            "ids": int8_array(series_ids),
+            "results": int4_array([counts[series_id] for series_id in series_ids]),
+            "first": int4_array([first[series_id] for series_id in series_ids]),
+            "last": int4_array([last[series_id] for series_id in series_ids]),
+        },
     )
 
 
 def lock_series(session: Session, series_ids: list[int]) -> None:
     """Lock these series' rows (ids sorted) until the transaction ends."""
-    driver_connection(session).execute(_LOCK_SERIES, (series_ids,))
+    driver_connection(session).execute(_LOCK_SERIES, (int8_array(series_ids),))
 
 
 # After a run's results are gone: one fewer result; the first or last run looked up again

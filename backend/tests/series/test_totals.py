@@ -100,3 +100,33 @@ def test_deleting_a_run_takes_it_out_of_the_totals(
     first_at = datetime(2025, 3, 21, 12, tzinfo=UTC)
     (series,) = [row for row in kept[0] if row[3] == first_at]
     assert series[1:] == (1, first_at, first_at)  # its newest run is the first one again
+
+
+def test_a_batch_of_runs_out_of_time_order_counts_each_series_first_and_last_run(
+    client: TestClient, session: Session, auth: dict[str, str]
+) -> None:
+    """One request, three runs at three times (newest first) over two new series, one in
+    all three runs and one in two: counts, first and last runs as a recount gives them."""
+    recount_totals(session)
+    every, some = result(benchmark="batch-totals-a"), result(benchmark="batch-totals-b")
+    runs = [
+        run(started_at="2025-04-03T12:00:00Z", results=[every, some]),
+        run(started_at="2025-04-01T12:00:00Z", results=[every]),
+        run(started_at="2025-04-02T12:00:00Z", results=[every, some]),
+    ]
+    response = client.post("/api/v1/runs/batch", json={"runs": runs}, headers=auth)
+    assert response.status_code == 201, response.text
+    kept = _snapshot(session)
+    recount_totals(session)
+    assert _snapshot(session) == kept
+    totals = session.execute(
+        text(
+            "SELECT benchmark, result_count, first_started_at, last_started_at FROM series"
+            " WHERE benchmark LIKE 'batch-totals-%' ORDER BY benchmark"
+        )
+    ).all()
+    day = [datetime(2025, 4, d, 12, tzinfo=UTC) for d in (1, 2, 3)]
+    assert [tuple(row) for row in totals] == [
+        ("batch-totals-a", 3, day[0], day[2]),
+        ("batch-totals-b", 2, day[1], day[2]),
+    ]
