@@ -12,7 +12,10 @@ measures, in one invocation:
 2. three uploads of 100,000 results to those existing series, each beside a raw binary
    `COPY` of 100,000 rows into the same `result` table (same indexes and FKs), committed
    and then deleted again: results/s of each, medians, and their ratio;
-3. 1,000 sequential uploads of 50 results each (existing series, one keep-alive
+3. two more such uploads back to back: the second is timed, sent right after the first's
+   201 while the worker checks the first's 100,000 series (the uploads of 2. start with
+   detection done), against the same COPY median;
+4. 1,000 sequential uploads of 50 results each (existing series, one keep-alive
    connection), a `GET /api/v1/health` after every fifth: uploads/s, results/s, p50/p99
    latency against the health p50 of the same run.
 
@@ -249,6 +252,9 @@ class Measurements:
     upload_s: list[float] = field(default_factory=list)
     copy_s: list[float] = field(default_factory=list)
     detection_s: list[float] = field(default_factory=list)
+    contended_upload_s: float = 0.0  # right after another upload's 201
+    contended_queued: int = 0  # series still queued when it was sent
+    contended_detection_s: float = 0.0
     small_latencies_s: list[float] = field(default_factory=list)
     health_latencies_s: list[float] = field(default_factory=list)
     small_lags_s: list[float] = field(default_factory=list)
@@ -294,6 +300,7 @@ def measure(
             rows = copy_rows(uuid.uuid4(), clock, identities, ids, figures(BIG_RUN_RESULTS, rng))
             found.copy_s.append(timed_copy(conn, hardware_id, clock, rows))
             wait_until_settled(service.database_url)
+        clock = contended_upload(service, client, conn, identities, rng, clock, found)
         print(
             f"{SMALL_RUNS:,} uploads of {SMALL_RUN_RESULTS} results"
             f" (at most {small_budget_s:.0f} s)",
@@ -320,6 +327,32 @@ def measure(
             found.small_drain_s = time.perf_counter() - wall - found.small_wall_s
         found.small_lags_s = watch.lags
     return found
+
+
+def contended_upload(
+    service: BenchService,
+    client: httpx.Client,
+    conn: Connection,
+    identities: list[Identity],
+    rng: random.Random,
+    clock: datetime,
+    found: Measurements,
+) -> datetime:
+    """The uploads above start with detection done; this one is sent right after another
+    upload's 201, while the worker checks that upload's 100,000 series."""
+    print("upload right after another's 201, its detection running", flush=True)
+    bodies = []
+    for _ in range(2):
+        clock += timedelta(hours=1)
+        bodies.append(upload_body(identities, figures(BIG_RUN_RESULTS, rng), clock))
+    post_run(client, bodies[0])
+    row = conn.execute("SELECT count(*) FROM detection_queue").fetchone()
+    conn.commit()
+    found.contended_queued = row[0] if row else 0
+    found.contended_upload_s, answered = post_run(client, bodies[1])
+    found.contended_detection_s = wait_until_checked(service.database_url, answered)
+    wait_until_settled(service.database_url)
+    return clock
 
 
 def report(found: Measurements) -> None:
@@ -363,6 +396,19 @@ def report(found: Measurements) -> None:
             f"{upload_rate / copy_rate:.2f}x",
             "",
             f">= {TARGET_RATIO}x COPY",
+        ],
+        [
+            f"upload {n:,} results right after another's 201 (1x; {found.contended_queued:,}"
+            " series of that one queued when sent)",
+            f"{n / found.contended_upload_s:,.0f} results/s",
+            f"{found.contended_upload_s:.2f}",
+            "",
+        ],
+        [
+            "  that upload / COPY (detection running beside it)",
+            f"{n / found.contended_upload_s / copy_rate:.2f}x",
+            "",
+            "",
         ],
         [
             f"{small:,} of {SMALL_RUNS:,} sequential uploads x {SMALL_RUN_RESULTS} results",
@@ -409,7 +455,8 @@ def report(found: Measurements) -> None:
         ],
         [
             f"detection lag of a {n:,}-result upload, new / existing series",
-            f"{found.first_detection_s:.1f} / {seconds(found.detection_s)} s",
+            f"{found.first_detection_s:.1f} / {seconds(found.detection_s)}"
+            f" / back to back {found.contended_detection_s:.1f} s",
             "",
             "<= 60 s",
         ],
