@@ -9,7 +9,12 @@ Method: the two-level noise model of change detection (stats.noise)
 A run's level and its sampling variance come from ``stats.noise.run_level`` (the median
 of its replicates with a robust standard error, else ``stats``, else its ``value``). The
 history is cut where change detection finds a change (``regressions.detect``), so a
-step in it does not pass for noise; the noise is estimated within those segments.
+step in it does not pass for noise; the noise is estimated within those segments. Where
+every level (history and contender) is positive, the levels and their variances are
+taken to the log scale first, as ``stats.noise`` does for detection (its docstring,
+Scale): below, levels are then logarithms, variances squared CVs, and the interval of the
+relative change is multiplicative. Otherwise (a zero or negative level) the same test
+runs on the unit's scale.
 
 - **With replicates on both sides**, the difference of levels has variance
   ``v_b + v_c + 2τ²``; ``τ²``, the run-to-run variance, is the DerSimonian–Laird
@@ -43,6 +48,8 @@ from benchboard.stats.noise import (
     LevelDifference,
     RunLevel,
     between_variance,
+    in_unit,
+    on_log_scale,
     run_level,
     satterthwaite,
 )
@@ -89,15 +96,13 @@ def judge_against_baseline(
     levels = [_level(observation) for observation in history]
     baseline, latest = levels[-1], _level(contender)
     change = (latest.level - baseline.level) / abs(baseline.level) if baseline.level else None
-    noise = _noise(_segments(history, levels, higher_is_better), baseline, latest)
+    noise = _noise(_segments(history, levels, higher_is_better), latest)
     if noise is None or change is None:
         basis = _not_judged(levels, baseline, latest)
         return Judgement("unchanged", change, None, basis, baseline, latest)
     difference, method, run_to_run_cv, caveat = noise
     p_value = difference.p_value()
-    low, high = difference.interval(1 - SIGNIFICANCE)
-    scale = abs(baseline.level)
-    interval = (low / scale, high / scale)
+    interval = difference.relative_interval(1 - SIGNIFICANCE, change=change, before=baseline.level)
     verdict: BaselineVerdict = "unchanged"
     if p_value < SIGNIFICANCE and abs(change) >= MIN_RELATIVE_CHANGE:
         worse = change < 0 if higher_is_better else change > 0
@@ -126,8 +131,25 @@ def _segments(
     return [levels[a:b] for a, b in itertools.pairwise(bounds)]
 
 
-def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel) -> _Noise | None:
-    """(the difference of the two levels with its noise, method, run-to-run CV, caveat)."""
+def _noise(segments: list[list[RunLevel]], latest: RunLevel) -> _Noise | None:
+    """(the difference of the baseline's level, the last of `segments`, and `latest`'s,
+    with its noise; method; run-to-run CV; caveat), judged on the log scale where every
+    level is positive (stats.noise, Scale), else on the unit's."""
+    scaled = on_log_scale([*itertools.chain.from_iterable(segments), latest])
+    if scaled is None:
+        return _noise_on(segments, latest, log_scale=False)
+    runs = iter(scaled)
+    found = _noise_on([[next(runs) for _ in s] for s in segments], next(runs), log_scale=True)
+    if found is None:
+        return None
+    difference, method, run_to_run_cv, caveat = found
+    return in_unit(difference), method, run_to_run_cv, caveat
+
+
+def _noise_on(
+    segments: list[list[RunLevel]], latest: RunLevel, *, log_scale: bool
+) -> _Noise | None:
+    baseline = segments[-1][-1]
     if baseline.variance is not None and latest.variance is not None:
         replicated = [[r for r in segment if r.variance is not None] for segment in segments]
         runs = sum(len(segment) for segment in replicated)
@@ -145,9 +167,10 @@ def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel)
         variance = sum(part for part, _ in parts)
         within = (baseline.variance + latest.variance) / 2
         difference = _difference(
-            baseline, latest, variance, satterthwaite(parts), between or 0.0, within
+            baseline, latest, variance, satterthwaite(parts), between or 0.0, within, log_scale
         )
-        return difference, "replicates", _cv(between, baseline.level), caveat
+        cv = None if between is None else _cv(difference, between)
+        return difference, "replicates", cv, caveat
     runs = sum(len(segment) for segment in segments)
     df = runs - len(segments)
     if runs >= MIN_HISTORY_RUNS and df >= 1:
@@ -156,8 +179,8 @@ def _noise(segments: list[list[RunLevel]], baseline: RunLevel, latest: RunLevel)
             centre = math.fsum(r.level for r in segment) / len(segment)
             squares += math.fsum((r.level - centre) ** 2 for r in segment)
         sigma2 = squares / df
-        difference = _difference(baseline, latest, 2 * sigma2, df, sigma2, None)
-        return difference, "history", _cv(sigma2, baseline.level), ""
+        difference = _difference(baseline, latest, 2 * sigma2, df, sigma2, None, log_scale)
+        return difference, "history", _cv(difference, sigma2), ""
     return None
 
 
@@ -168,6 +191,7 @@ def _difference(
     df: float,
     between: float,
     within: float | None,
+    log_scale: bool,
 ) -> LevelDifference:
     """``latest - baseline``, its variance being `variance`: stats.noise's t-test judges it."""
     return LevelDifference(
@@ -179,11 +203,16 @@ def _difference(
         between_variance=between,
         within_variance=within,
         replicates_used=within is not None,
+        log_scale=log_scale,
     )
 
 
-def _cv(variance: float | None, mean: float) -> float | None:
-    return math.sqrt(variance) / abs(mean) if variance is not None and mean else None
+def _cv(difference: LevelDifference, variance: float) -> float | None:
+    """A run-to-run variance of the test's scale as a CV of the baseline's level (None at
+    a zero level)."""
+    if difference.log_scale or difference.before:
+        return difference.relative_sd(variance, before=difference.before)
+    return None
 
 
 def _basis_text(

@@ -50,7 +50,6 @@ provisional flag. An untriaged stored change no longer found is retracted (a pro
 change the next run does not confirm, too); any other fresh change is new.
 """
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -259,12 +258,10 @@ class _Judge:
         interval = (change, change)
         between = within = None
         if difference is not None and before:
-            low, high = difference.interval(level)
-            half = (high - low) / 2 / abs(before)
-            interval = (change - half, change + half)
-            between = math.sqrt(difference.between_variance) / abs(before)
+            interval = difference.relative_interval(level, change=change, before=before)
+            between = difference.relative_sd(difference.between_variance, before=before)
             if difference.within_variance is not None:
-                within = math.sqrt(difference.within_variance) / abs(before)
+                within = difference.relative_sd(difference.within_variance, before=before)
         evidence = Evidence(
             runs_before=split - start,
             runs_after=stop - split,

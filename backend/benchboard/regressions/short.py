@@ -83,4 +83,4 @@ def _large_enough(difference: LevelDifference, min_relative_change: float) -> bo
 
 def _clear_of_spread(before: Sequence[RunLevel], difference: LevelDifference) -> bool:
     spread = max(r.level for r in before) - min(r.level for r in before)
-    return abs(difference.difference) >= PROVISIONAL_SPREAD_GUARD * spread
+    return abs(difference.after - difference.before) >= PROVISIONAL_SPREAD_GUARD * spread

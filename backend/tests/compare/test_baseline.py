@@ -259,3 +259,30 @@ def test_new_and_missing_series_are_listed_not_judged(
     assert (
         body["new"][0]["history_path"] == f"/history?series={body['new'][0]['side']['series_id']}"
     )
+
+
+def test_a_37_fold_slowdown_with_spread_samples_is_a_regression(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """A merge request's time_per_op went from ~7 µs (tight, five main runs) to five
+    samples spread 168-410 µs. On the linear scale the contender's own spread swamped the
+    step (p = 0.025, "unchanged"); timings' noise is multiplicative, so the levels are
+    compared on the log scale, where a 37-fold change is beyond doubt."""
+    rng = random.Random(37)
+    for n in range(5):
+        upload(client, auth, started_at=day(n), branch="main", results=results_at({"op": 7.0}, rng))
+    spread = [168.0, 410.0, 259.0, 190.0, 334.0]
+    contender = upload(
+        client,
+        auth,
+        started_at=day(6),
+        branch="feature-x",
+        results=[result(benchmark="op", value=sum(spread) / 5, samples=spread)],
+    )
+    (item,) = comparison(client, contender)["items"]
+    assert item["verdict"] == "regression"
+    assert item["basis"]["method"] == "replicates"
+    assert item["basis"]["p_value"] < 0.001
+    assert item["relative_change"] == pytest.approx(259 / 7 - 1, rel=0.02)
+    low, high = item["interval"]
+    assert 0 < low < item["relative_change"] < high

@@ -138,29 +138,40 @@ def _median_level(samples: list[float]) -> tuple[float, float]:
     return centre, math.pi / 2 * (1.4826 * mad) ** 2 / len(samples)
 
 
+def _on_test_scale(level: float, variance: float = 0.0) -> tuple[float, float]:
+    """stats.noise's scale: logarithms by the delta method for a positive level (ln y,
+    v / y²); a negative one (a delta) stays as it is."""
+    return (math.log(level), variance / level**2) if level > 0 else (level, variance)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
 def test_replicates_p_value_is_welchs_t_on_the_two_medians(
-    client: TestClient, auth: dict[str, str]
+    client: TestClient, auth: dict[str, str], sign: float
 ) -> None:
     """No history to estimate run-to-run noise from: the difference of the medians over
-    the root of their summed variances, Welch–Satterthwaite degrees of freedom."""
-    before = [100.0, 101.0, 99.0, 100.5, 99.5]
-    after = [102.0, 103.1, 101.9, 102.6, 102.4]
-    baseline = upload(client, auth, results=[result(value=100.0, samples=before)])
-    contender = upload(client, auth, results=[result(value=102.4, samples=after)])
+    the root of their summed variances, Welch–Satterthwaite degrees of freedom; on the
+    log scale for timings, on the values' own for negative ones."""
+    before = [sign * x for x in (100.0, 101.0, 99.0, 100.5, 99.5)]
+    after = [sign * x for x in (102.0, 103.1, 101.9, 102.6, 102.4)]
+    baseline = upload(client, auth, results=[result(value=sign * 100.0, samples=before)])
+    contender = upload(client, auth, results=[result(value=sign * 102.4, samples=after)])
     (row,) = compare(client, baseline, contender)["matched"]
-    (level_b, var_b), (level_c, var_c) = _median_level(before), _median_level(after)
+    level_b, var_b = _on_test_scale(*_median_level(before))
+    level_c, var_c = _on_test_scale(*_median_level(after))
     df = (var_b + var_c) ** 2 / (var_b**2 / (len(before) - 1) + var_c**2 / (len(after) - 1))
     t = (level_c - level_b) / math.sqrt(var_b + var_c)
-    assert row["p_value"] == pytest.approx(2 * stats.t.sf(t, df), rel=1e-9)
+    assert row["p_value"] == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-9)
     assert row["basis"]["method"] == "replicates"
 
 
+@pytest.mark.parametrize("sign", [1.0, -1.0])
 def test_single_values_p_value_is_the_historys_t_test(
-    client: TestClient, auth: dict[str, str]
+    client: TestClient, auth: dict[str, str], sign: float
 ) -> None:
     """No replicates: the history's runs give the noise, σ² their variance; the two
-    values differ by t = Δ / √(2σ²) with n - 1 degrees of freedom."""
-    history = [100.0, 102.0, 99.0, 101.0, 100.0]
+    values differ by t = Δ / √(2σ²) with n - 1 degrees of freedom; on the log scale for
+    timings, on the values' own for negative ones."""
+    history = [sign * x for x in (100.0, 102.0, 99.0, 101.0, 100.0)]
     runs = [
         upload(
             client, auth, started_at=f"2025-03-{day:02d}T00:00:00Z", results=[result(value=value)]
@@ -168,11 +179,12 @@ def test_single_values_p_value_is_the_historys_t_test(
         for day, value in enumerate(history, start=1)
     ]
     contender = upload(
-        client, auth, started_at="2025-03-09T00:00:00Z", results=[result(value=104.0)]
+        client, auth, started_at="2025-03-09T00:00:00Z", results=[result(value=sign * 104.0)]
     )
     (row,) = compare(client, runs[-1], contender)["matched"]
-    t = (104.0 - history[-1]) / math.sqrt(2 * statistics.variance(history))
-    assert row["p_value"] == pytest.approx(2 * stats.t.sf(t, len(history) - 1), rel=1e-9)
+    levels = [_on_test_scale(value)[0] for value in history]
+    t = (_on_test_scale(sign * 104.0)[0] - levels[-1]) / math.sqrt(2 * statistics.variance(levels))
+    assert row["p_value"] == pytest.approx(2 * stats.t.sf(abs(t), len(history) - 1), rel=1e-9)
     assert (row["basis"]["method"], row["basis"]["history_runs"]) == ("history", 5)
 
 

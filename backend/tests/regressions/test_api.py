@@ -1,5 +1,6 @@
 """Detection after uploads, triage with permissions and an audit trail."""
 
+import math
 from typing import Any
 
 import pytest
@@ -258,7 +259,8 @@ def test_the_issues_example_is_a_step_detection_cannot_judge_not_noise(
     assert state["possible_step"] == {
         "run_id": run_ids[2],
         "run_number": 3,
-        "relative_change": pytest.approx(130 / 100.5 - 1),
+        # Levels compared on the log scale: the geometric mean of 100 and 101 before.
+        "relative_change": pytest.approx(130 / math.sqrt(100 * 101) - 1),
         "runs_before": 2,
         "runs_after": 3,
         "more_runs_before": 1,

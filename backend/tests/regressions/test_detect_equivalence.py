@@ -5,7 +5,7 @@ scalar rank test, medians and sums in Python), and the whole detector against th
 detections the plain search (before the screen, main at 94e49e9) made on a seeded set
 of histories: long ones with steps, ties, stats and replicates, windows cut short, and
 short ones (``detections_before_screen.json``; regenerate it only with a deliberate
-change of the method).
+change of the method, and say what it changed: its ``produced_by`` does).
 """
 
 import hashlib

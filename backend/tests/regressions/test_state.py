@@ -1,5 +1,6 @@
 """What detection can see in a series: readiness, noise at two levels, reach."""
 
+import math
 import random
 
 import pytest
@@ -82,7 +83,9 @@ def test_a_step_with_two_runs_before_it_is_not_enough_history_not_noise() -> Non
     step = state.possible_step
     assert (step.index, step.key, step.runs_before, step.runs_after) == (2, "r2", 2, 3)
     assert (step.more_runs_before, step.more_runs_after) == (1, 0)
-    assert step.relative_change == pytest.approx(130 / 100.5 - 1)
+    # Levels are compared on the log scale (stats.noise): the level before is the
+    # geometric mean of 100 and 101.
+    assert step.relative_change == pytest.approx(130 / math.sqrt(100 * 101) - 1)
     assert state.runs_needed == 1
     # The noise is that of the runs before the step, not one the step inflates.
     assert state.run_to_run_cv == pytest.approx(0.707 / 100.5, rel=0.01)

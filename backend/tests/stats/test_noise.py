@@ -3,7 +3,10 @@ test's behaviour at zero and at large run-to-run variance."""
 
 import math
 import random
+import statistics
+from statistics import fmean
 
+import numpy as np
 import pytest
 from scipy import stats
 
@@ -57,7 +60,7 @@ def test_without_run_to_run_variance_the_test_has_the_samples_power() -> None:
     difference = compare_levels(runs[:4], runs[4:])
     assert difference is not None
     assert difference.replicates_used
-    assert difference.between_variance < 0.05  # τ² near zero
+    assert difference.between_variance < 0.002**2  # τ² (of logs) near zero: CV < 0.2 %
     assert difference.df > 30  # the samples' degrees of freedom, not the runs'
     assert difference.p_value() < 0.01  # 1 % at 1 % sample noise, 20 samples a run
 
@@ -75,13 +78,61 @@ def test_with_large_run_to_run_variance_the_test_falls_back_to_run_levels() -> N
     assert difference.p_value() == pytest.approx(reference, rel=0.25)
 
 
-def test_value_only_runs_get_students_pooled_t_on_levels() -> None:
+def test_value_only_runs_get_students_pooled_t_on_log_levels() -> None:
     before, after = [100.0, 101.0, 99.0], [130.0, 131.0]
     difference = compare_levels([RunLevel(v) for v in before], [RunLevel(v) for v in after])
     assert difference is not None
     assert not difference.replicates_used
-    assert difference.p_value() == pytest.approx(stats.ttest_ind(before, after).pvalue)
+    assert difference.log_scale
+    reference = stats.ttest_ind(np.log(before), np.log(after)).pvalue
+    assert difference.p_value() == pytest.approx(reference)
+    # The levels are in the unit: the geometric means of the runs.
+    assert (difference.before, difference.after) == (
+        pytest.approx(statistics.geometric_mean(before)),
+        pytest.approx(statistics.geometric_mean(after)),
+    )
     assert compare_levels([RunLevel(1.0)], [RunLevel(2.0)]) is None  # no noise to judge by
+
+
+def test_a_zero_or_negative_level_falls_back_to_the_linear_scale() -> None:
+    """Counts and deltas can be zero or negative: no logarithm, the levels as they are."""
+    for before, after in (
+        ([0.0, 1.0, 2.0], [9.0, 10.0]),
+        ([-101.0, -99.0, -100.0], [-80.0, -81.0]),
+    ):
+        difference = compare_levels([RunLevel(v) for v in before], [RunLevel(v) for v in after])
+        assert difference is not None
+        assert not difference.log_scale
+        assert difference.difference == pytest.approx(fmean(after) - fmean(before))
+        assert difference.p_value() == pytest.approx(stats.ttest_ind(before, after).pvalue)
+    deltas = [run_level(0.0, [-2.0 + x, -1.9 + x, -2.1 + x]) for x in (0.0, 0.05, -0.05, 3.0)]
+    linear = compare_levels(deltas[:3], deltas[3:])
+    assert linear is not None
+    assert (linear.replicates_used, linear.log_scale) == (True, False)
+    assert linear.difference == pytest.approx(3.0)
+    low, high = linear.relative_interval(0.99, change=-1.5, before=-2.0)
+    half = stats.t.ppf(0.995, linear.df) * linear.standard_error / 2.0
+    assert (low, high) == (pytest.approx(-1.5 - half), pytest.approx(-1.5 + half))
+
+
+def test_multiplicative_noise_is_judged_on_the_log_scale() -> None:
+    """A run 37 times slower scatters 37 times wider: on the linear scale its own spread
+    hides the step; on logarithms (delta method, v / y²) it stands out."""
+    rng = random.Random(37)
+    tight = replicated_runs(rng, [7.0] * 3, offset_sd=0.0, n=10)
+    slow = run_level(0.0, [168.0, 410.0, 259.0, 190.0, 334.0])
+    difference = compare_levels(tight, [slow])
+    assert difference is not None
+    assert difference.log_scale
+    assert difference.difference == pytest.approx(math.log(259.0 / difference.before))
+    assert difference.after == pytest.approx(259.0)
+    assert difference.p_value() < 1e-6
+    # The interval of the relative change is multiplicative: (1 + change) e^(∓ half).
+    change = 259.0 / difference.before - 1
+    low, high = difference.relative_interval(0.99, change=change, before=difference.before)
+    assert (1 + low) * (1 + high) == pytest.approx((1 + change) ** 2)
+    assert 0 < low < change < high
+    assert difference.relative_sd(0.01, before=difference.before) == pytest.approx(0.1)
 
 
 def test_a_run_level_is_its_median_with_a_robust_standard_error() -> None:
