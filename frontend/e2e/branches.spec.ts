@@ -82,6 +82,9 @@ test("the gate's summary links open the compare view and both histories", async 
   await expect(page.getByText("branch main")).toBeVisible();
   const slower = page.locator("tbody tr").filter({ has: cell(page, "benchmark").getByText("render-page") });
   await expect(slower).toContainText("+25.0%");
+  // The two sides are the figures the verdict compares, named as the summary names them.
+  await expect(cell(slower, "baseline")).toHaveText("850 µs median of 10");
+  await expect(summary).toContain("850 µs (median of 10)");
   await screenshots(page, "compare-from-summary");
 
   const history = summary.match(/render-page[^\n]*\[history\]\(([^)]+)\)/)?.[1] ?? "";

@@ -137,6 +137,9 @@ def render_summary(comparison: dict[str, Any], context: SummaryContext) -> str:
             "",
         ]
     lines.append(
+        "Each side shows the figure its verdict compares (a run's median of samples where it "
+        "has three or more, else the median or mean its stats report, else its value), and "
+        "the change is theirs. "
         f"A change is a regression or an improvement when it is significant (p < "
         f"{rule['significance']:g}) and at least {_percent(rule['min_relative_change'] * 100)}; "
         f"intervals are {_percent(rule['confidence'] * 100)} intervals of the change."
@@ -161,13 +164,24 @@ def _judged_table(
     ]
     lines += [
         f"| {_escape(series_label(i))} | {_escape(i['metric'])} "
-        f"| {format_value(i['baseline']['value'], i['baseline']['unit'])} "
-        f"| {format_value(i['contender']['value'], i['contender']['unit'])} "
+        f"| {_compared(i, 'baseline')} | {_compared(i, 'contender')} "
         f"| {i['change']} | {_interval(i)} | {_escape(i['basis']['text'])} "
         f"| [history]({base}{i['history_path']}) |"
         for i in items
     ]
     return [*lines, ""]
+
+
+def _compared(item: dict[str, Any], side: str) -> str:
+    """The figure the verdict compared for one side, in the unit the run reported (the
+    service gives it in the base unit), and which figure it is: `5.152 µs (median of 5)`."""
+    level = item["basis"]["compared"][side]
+    value, unit = level["value"], item["base_unit"]
+    reported = UNITS.get(item[side]["unit"])
+    if reported is not None and reported.base_unit == unit:
+        value, unit = value / reported.factor, reported.name
+    text = format_value(value, unit)
+    return f"{text} ({_escape(level['label'])})" if level.get("label") else text
 
 
 def _new_table(items: list[dict[str, Any]], contender: dict[str, Any], base: str) -> list[str]:

@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from benchboard_ingest.gate import FailOn, format_value, series_label
+from benchboard_ingest.gate import (
+    FailOn,
+    SummaryContext,
+    format_value,
+    render_summary,
+    series_label,
+)
 from benchboard_ingest.gitinfo import ci_git
 
 
@@ -85,3 +91,61 @@ def test_ci_variables_of_a_github_push_and_a_tag() -> None:
 def test_ci_variables_of_gitlab() -> None:
     environ = {"CI_COMMIT_REF_NAME": "feature", "CI_COMMIT_SHA": "def456"}
     assert ci_git(environ) == {"branch": "feature", "commit": "def456"}
+
+
+def _side(value: float) -> dict[str, object]:
+    return {"value": value, "unit": "us", "value_base": value * 1e-6, "sample_count": 5}
+
+
+def test_the_summary_shows_the_figures_the_verdict_compares_and_says_which() -> None:
+    """A pull request's means were 5.836 µs on main and 5.152 µs on the branch, yet the
+    change read +4.2 %: it is the change of the runs' medians, which the table now shows."""
+    run = {"branch": "main", "commit": "a1b2c3", "hardware_name": "ci"}
+    item = {
+        "benchmark": "BenchmarkParse",
+        "params": {},
+        "language": "go",
+        "metric": "time_per_op",
+        "base_unit": "s",
+        "baseline": _side(5.836),
+        "contender": _side(5.152),
+        "relative_change": 0.042,
+        "change": "+4.2% (unchanged)",
+        "interval": [-0.01, 0.095],
+        "verdict": "unchanged",
+        "basis": {
+            "compared": {
+                "baseline": {"value": 4.95e-6, "of": "samples_median", "label": "median of 5"},
+                "contender": {"value": 5.1579e-6, "of": "samples_median", "label": "median of 5"},
+            },
+            "text": "5 vs 5 samples; t-test p = 0.2; compares medians of samples",
+        },
+        "history_path": "/history?series=1&series=2",
+    }
+    comparison = {
+        "contender": {**run, "branch": "fix-parse"},
+        "baseline": run,
+        "branch": "main",
+        "counts": {"regression": 0, "improvement": 0, "unchanged": 1, "new": 0, "missing": 0},
+        "items": [item],
+        "new": [],
+        "compare_path": "/compare?baseline=a&contender=b",
+        "rule": {"significance": 0.01, "min_relative_change": 0.02, "confidence": 0.99},
+    }
+    text = render_summary(comparison, SummaryContext("http://dash", None))
+    (row,) = [line for line in text.splitlines() if line.startswith("| BenchmarkParse")]
+    assert "| 4.95 µs (median of 5) | 5.158 µs (median of 5) | +4.2% (unchanged) |" in row
+    assert "5.836" not in text
+    assert "5.152" not in text
+    assert "Each side shows the figure its verdict compares" in text
+    # Without a label (a value compared as it is) the figure stands alone.
+    del item["basis"]["compared"]["baseline"]["label"]
+    text = render_summary(comparison, SummaryContext("http://dash", None))
+    assert "| 4.95 µs | 5.158 µs (median of 5) |" in text
+    # A bandwidth reads in the unit the run reported, not in the base unit's B/s.
+    item.update(metric="throughput", base_unit="B/s")
+    item["baseline"]["unit"] = item["contender"]["unit"] = "MB/s"
+    item["basis"]["compared"]["baseline"]["value"] = 363_300.0
+    item["basis"]["compared"]["contender"]["value"] = 290_000.0
+    text = render_summary(comparison, SummaryContext("http://dash", None))
+    assert "| 0.3633 MB/s | 0.29 MB/s (median of 5) |" in text

@@ -37,6 +37,7 @@ from benchboard.regressions.detect import Observation
 from benchboard.runs.queries import get_run_summary
 from benchboard.series.recent import as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
+from benchboard.stats.noise import RunLevel
 from benchboard.suites.service import default_branch
 from benchboard.vocabulary import BASELINE_VERDICTS, LevelSource
 from benchboard_ingest.vocabulary import unit_info
@@ -211,8 +212,8 @@ def verdict_basis(judgement: Judgement, *, more: str = "") -> VerdictBasis:
     return VerdictBasis(
         method=basis.method,
         compared=ComparedLevels(
-            baseline=ComparedLevel(value=judgement.baseline.level, of=judgement.baseline.source),
-            contender=ComparedLevel(value=judgement.contender.level, of=judgement.contender.source),
+            baseline=_compared_level(judgement.baseline),
+            contender=_compared_level(judgement.contender),
         ),
         history_runs=basis.history_runs,
         baseline_samples=basis.baseline_samples,
@@ -230,6 +231,16 @@ _LEVEL_WORDS: dict[LevelSource, tuple[str, str]] = {
     "stats_mean": ("reported mean", "reported means"),
     "value": ("value", "values"),
 }
+
+
+def _compared_level(level: RunLevel) -> ComparedLevel:
+    """The figure a run's result is compared by, and its words: "median of 5"."""
+    label = _LEVEL_WORDS[level.source][0]
+    if level.source == "samples_median":
+        label = f"median of {level.n}"
+    elif level.source != "value" and level.n > 1:
+        label = f"{label} of {level.n}"
+    return ComparedLevel(value=level.level, of=level.source, label=label)
 
 
 def _compared_words(judgement: Judgement) -> str:

@@ -120,6 +120,11 @@ class ComparedLevel(BaseModel):
         description="samples_median: the median of the run's samples; stats_median or"
         " stats_mean: the median or mean its stats report; value: its headline value"
     )
+    label: str | None = Field(
+        default=None,
+        description="the figure in words, for a reader: 'median of 5', 'reported mean of"
+        " 100', 'value'",
+    )
 
 
 class ComparedLevels(BaseModel):

@@ -286,3 +286,40 @@ def test_a_37_fold_slowdown_with_spread_samples_is_a_regression(
     assert item["relative_change"] == pytest.approx(259 / 7 - 1, rel=0.02)
     low, high = item["interval"]
     assert 0 < low < item["relative_change"] < high
+
+
+def test_each_compared_figure_is_named_for_readers(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """The figures the verdict compares come with their words: a reported median of n
+    runs' iterations, a reported mean without n, a plain value."""
+    upload(
+        client,
+        auth,
+        started_at=day(1),
+        results=[
+            result(benchmark="a", value=101.0, stats={"n": 100, "median": 100.0, "stddev": 1.0}),
+            result(benchmark="b", value=100.0),
+        ],
+    )
+    contender = upload(
+        client,
+        auth,
+        started_at=day(2),
+        branch="feature-x",
+        results=[
+            result(benchmark="a", value=102.0, stats={"mean": 102.0}),
+            result(benchmark="b", value=100.0, samples=[99.0, 100.0, 101.0]),
+        ],
+    )
+    compared = {
+        i["benchmark"]: i["basis"]["compared"] for i in comparison(client, contender)["items"]
+    }
+    labels = {
+        name: (c["baseline"]["label"], c["contender"]["label"]) for name, c in compared.items()
+    }
+    assert labels == {
+        "a": ("reported median of 100", "reported mean"),
+        "b": ("value", "median of 3"),
+    }
+    assert compared["a"]["baseline"]["value"] == pytest.approx(100e-6)  # the median, in s

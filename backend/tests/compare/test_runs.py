@@ -263,8 +263,16 @@ def test_the_change_and_the_verdict_rest_on_the_same_figures(
     assert skewed["relative_change"] == pytest.approx(0.004)
     assert skewed["verdict"] == "noise"
     assert skewed["basis"]["compared"] == {  # in the base unit, seconds
-        "baseline": {"value": pytest.approx(100e-6), "of": "samples_median"},
-        "contender": {"value": pytest.approx(100.4e-6), "of": "samples_median"},
+        "baseline": {
+            "value": pytest.approx(100e-6),
+            "of": "samples_median",
+            "label": "median of 5",
+        },
+        "contender": {
+            "value": pytest.approx(100.4e-6),
+            "of": "samples_median",
+            "label": "median of 5",
+        },
     }
     assert skewed["basis"]["text"].endswith("; compares medians of samples")
     mixed = rows["mixed"]
@@ -273,6 +281,7 @@ def test_the_change_and_the_verdict_rest_on_the_same_figures(
         "samples_median",
         "value",
     ]
+    assert mixed["basis"]["compared"]["contender"]["label"] == "value"
     assert mixed["basis"]["text"].endswith(
         "compares the baseline's median of samples with the contender's value"
     )

@@ -128,6 +128,8 @@ def test_a_25_percent_slower_benchmark_fails_the_gate_naming_only_it(
     assert "parse-config" not in regressions
     assert "write-cache" not in regressions
     assert "% slower" in regressions
+    # The two sides are the figures the verdict compares, named: ten samples' medians.
+    assert regressions.count("(median of 10)") == 2
     assert "Gate `--fail-on regression>5%`: **failed**: 1 regression." in text
     assert "**1 regression** · 0 improvements · 2 unchanged · 0 new" in text
     assert f"[compare runs]({live.url}/compare?baseline=" in text

@@ -745,6 +745,11 @@ export interface components {
          */
         ComparedLevel: {
             /**
+             * Label
+             * @description the figure in words, for a reader: 'median of 5', 'reported mean of 100', 'value'
+             */
+            label?: string | null;
+            /**
              * Of
              * @description samples_median: the median of the run's samples; stats_median or stats_mean: the median or mean its stats report; value: its headline value
              * @enum {string}

@@ -79,7 +79,7 @@ export function ComparisonView({
         <Empty>The two runs share no results.</Empty>
       ) : (
         <DataTable
-          caption="Results in both runs; change = contender / baseline − 1 of the figures each verdict compares: a run's median of samples where it has them, else its reported median or mean, else its value (“Judged on” says which)"
+          caption="Results in both runs; Baseline and Contender are the figures each verdict compares, named: a run's median of samples where it has them, else its reported median or mean, else its value; change = contender / baseline − 1 of those figures"
           columns={matchedColumns}
           rows={rows}
           rowKey={resultKey}

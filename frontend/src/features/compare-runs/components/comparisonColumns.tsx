@@ -35,6 +35,36 @@ function valueColumn<Row>(id: string, header: string, side: (r: Row) => Side): C
   };
 }
 
+type ComparedSide = keyof MatchedResult["basis"]["compared"];
+
+/**
+ * The figure the verdict compared for one side (in the series' base unit), named: "4.95 µs median
+ * of 5". The change is that of these two figures, not of the runs' headline values.
+ */
+function comparedColumn(id: ComparedSide, header: string): Column<MatchedResult> {
+  const level = (r: MatchedResult) => r.basis.compared[id];
+  const value = (r: MatchedResult) => formatValue(level(r).value, r.base_unit);
+  return {
+    id,
+    header,
+    align: "end",
+    text: (r) => [value(r), level(r).label].filter(Boolean).join(" "),
+    render: (r) => (
+      <>
+        {value(r)}
+        {level(r).label ? <span className="muted"> {level(r).label}</span> : null}
+      </>
+    ),
+    sortValue: (r) => level(r).value,
+    raw: (r) => ({
+      [header]: level(r).value,
+      [`${header} unit`]: r.base_unit,
+      [`${header} figure`]: level(r).label ?? level(r).of,
+    }),
+    dataValue: (r) => level(r).value,
+  };
+}
+
 const change: Column<MatchedResult> = {
   id: "change",
   header: "Change",
@@ -71,8 +101,8 @@ const basis: Column<MatchedResult> = {
 export const matchedColumns: Column<MatchedResult>[] = [
   change,
   verdict,
-  valueColumn("baseline", "Baseline", (r) => r.baseline),
-  valueColumn("contender", "Contender", (r) => r.contender),
+  comparedColumn("baseline", "Baseline"),
+  comparedColumn("contender", "Contender"),
   significance,
   basis,
   ...identityColumns<MatchedResult>(),
