@@ -8,7 +8,7 @@ still the SeriesHistory schema; the tests validate responses against that model.
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Text, func, literal, null, select
+from sqlalchemy import Text, func, literal, null, select, text
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
@@ -29,21 +29,22 @@ def get_series_history_json(
     """A SeriesHistory document as JSON bytes."""
     span = get_series_span(session, series_id, _GENERIC_PLANS)
     identity, total = span.identity, span.result_count
-    # Within the series' own first and last run: the planner reads only those months'
-    # partitions of `result` (partitions.py).
-    in_range = [
-        *_in_range(series_id, since, until),
-        *_in_range(series_id, span.first_started_at, span.last_started_at)[1:],
-    ]
+    in_range = {
+        "series_id": series_id,
+        "since": since,
+        "until": until,
+        "first": span.first_started_at,
+        "last": span.last_started_at,
+    }
     if since is not None or until is not None:
-        total = session.scalar(select(func.count()).select_from(Result).where(*in_range)) or 0
+        total = session.scalar(_COUNT, in_range) or 0
     downsampled = total > max_points
     if downsampled:
         factor = unit_info(identity.unit).factor
-        points = _bucket_query(in_range, max_points, factor=factor, unit=identity.unit)
+        points = _bucket_query(max_points, factor=factor, unit=identity.unit)
+        points_json = session.scalar(_as_json_array(points), in_range)
     else:
-        points = _point_query(in_range)
-    points_json: str = session.scalar(_as_json_array(points)) or "[]"
+        points_json = session.scalar(_POINTS, in_range)
     head = exact_json.dumps(
         {
             "series": identity.model_dump(mode="json"),
@@ -51,7 +52,7 @@ def get_series_history_json(
             "total_points": total,
         }
     )
-    return head[:-1] + b',"points":' + points_json.encode() + b"}"
+    return head[:-1] + b',"points":' + (points_json or "[]").encode() + b"}"
 
 
 # One plan per connection, pruned to the series' months when it runs: planning the monthly
@@ -60,16 +61,26 @@ def get_series_history_json(
 # query is planned: one round trip fewer than a statement of its own.
 _GENERIC_PLANS = func.set_config("plan_cache_mode", "force_generic_plan", True)
 
+# The series' results from `since` to `until`, within its own first and last run: the
+# planner reads only those months' partitions of `result` (partitions.py). greatest() and
+# least() skip a NULL bound; a series without results (first and last NULL) has none.
+_IN_RANGE = text(
+    "result.series_id = :series_id"
+    " AND result.started_at >= greatest(CAST(:first AS timestamptz), CAST(:since AS timestamptz))"
+    " AND result.started_at <= least(CAST(:last AS timestamptz), CAST(:until AS timestamptz))"
+)
+_COUNT = select(func.count()).select_from(Result).where(_IN_RANGE)
 
-def _in_range(
-    series_id: int, since: datetime | None, until: datetime | None
-) -> list[ColumnElement[bool]]:
-    conditions = [Result.series_id == series_id]
-    if since is not None:
-        conditions.append(Result.started_at >= since)
-    if until is not None:
-        conditions.append(Result.started_at <= until)
-    return conditions
+# Every point as stored, served by the covering index alone, in time order. SQL text,
+# compiled once (runs/service.py's docstring): built from SQLAlchemy's constructs on each
+# request, a 2,000-point history took 1.2 ms more (8.6 vs 7.4 ms p50 in process). A point
+# of one run has no min_base/max_base (optional in HistoryPoint): two keys fewer for
+# PostgreSQL to write and 12 % fewer bytes in a 2,000-point answer.
+_POINTS = text(
+    "SELECT json_agg(p ORDER BY p.started_at, p.run_id)::text FROM"  # noqa: S608 (constants)
+    " (SELECT run_id, started_at, value, unit, value_base, stats, 1 AS count FROM result"
+    f" WHERE {_IN_RANGE.text}) AS p"
+)
 
 
 def _as_json_array(points: Any) -> Any:
@@ -78,28 +89,7 @@ def _as_json_array(points: Any) -> Any:
     return select(func.json_agg(ordered).cast(Text))
 
 
-def _point_query(in_range: list[ColumnElement[bool]]) -> Any:
-    """Every point as stored: served by the covering index alone. A point of one run
-    has no min_base/max_base (optional in HistoryPoint): two keys fewer for PostgreSQL
-    to write and 12 % fewer bytes in a 2,000-point answer."""
-    return (
-        select(
-            Result.run_id,
-            Result.started_at,
-            Result.value,
-            Result.unit,
-            Result.value_base,
-            Result.stats,
-            literal(1).label("count"),
-        )
-        .where(*in_range)
-        .subquery()
-    )
-
-
-def _bucket_query(
-    in_range: list[ColumnElement[bool]], buckets: int, *, factor: float, unit: str
-) -> Any:
+def _bucket_query(buckets: int, *, factor: float, unit: str) -> Any:
     """Equal-width time buckets, each with its mean, extremes and newest run.
 
     So a 100,000-point history draws as `buckets` points with its spread as a band.
@@ -112,13 +102,13 @@ def _bucket_query(
             func.extract("epoch", func.min(Result.started_at)).label("lo"),
             func.extract("epoch", func.max(Result.started_at)).label("hi"),
         )
-        .where(*in_range)
+        .where(_IN_RANGE)
         .subquery()
     )
     bucket = func.width_bucket(epoch, span.c.lo, span.c.hi + 1e-6, buckets).label("bucket")
     bucketed = (
         select(Result.run_id, Result.started_at, Result.value_base, epoch.label("epoch"), bucket)
-        .where(*in_range)
+        .where(_IN_RANGE)
         .join(span, span.c.lo.is_not(None))
         .subquery()
     )
