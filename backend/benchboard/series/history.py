@@ -1,8 +1,9 @@
 """One series' values in time order, downsampled in SQL when there are too many.
 
-PostgreSQL writes the points' JSON itself (json_agg): building 2,000 point objects in
-Python cost ~15 ms a request against ~1 ms for the index-only scan. The document is
-still the SeriesHistory schema; the tests validate responses against that model.
+PostgreSQL writes the points' JSON itself (string_agg; json_agg of buckets): building
+2,000 point objects in Python cost ~15 ms a request against ~1 ms for the index-only
+scan. The document is still the SeriesHistory schema; the tests validate responses
+against that model.
 """
 
 from datetime import datetime
@@ -76,10 +77,19 @@ _COUNT = select(func.count()).select_from(Result).where(_IN_RANGE)
 # request, a 2,000-point history took 1.2 ms more (8.6 vs 7.4 ms p50 in process). A point
 # of one run has no min_base/max_base (optional in HistoryPoint): two keys fewer for
 # PostgreSQL to write and 12 % fewer bytes in a 2,000-point answer.
+#
+# Each point's object is joined from its columns' text, not written by json_agg of the
+# rows: 5.05 vs 6.24 ms p50 for 2,000 points (the statements alone, interleaved). The text
+# of each part is JSON: a uuid; the numbers' (uploads refuse NaN and infinities, and
+# float8's shortest text is what json_agg writes); to_json() quotes the time and the unit;
+# stats is jsonb's own text. (In text(), "\:" is a colon, not a bind parameter.)
+_POINT_OBJECT = """'{"run_id":"' || run_id::text || '","started_at":' || to_json(started_at)::text
+    || ',"value":' || value::text || ',"unit":' || to_json(unit)::text
+    || ',"value_base":' || value_base::text || ',"stats":' || coalesce(stats::text, 'null')
+    || ',"count"\\:1}'"""
 _POINTS = text(
-    "SELECT json_agg(p ORDER BY p.started_at, p.run_id)::text FROM"  # noqa: S608 (constants)
-    " (SELECT run_id, started_at, value, unit, value_base, stats, 1 AS count FROM result"
-    f" WHERE {_IN_RANGE.text}) AS p"
+    f"SELECT '[' || string_agg({_POINT_OBJECT}, ',' ORDER BY started_at, run_id) || ']'"  # noqa: S608
+    f" FROM result WHERE {_IN_RANGE.text}"
 )
 
 

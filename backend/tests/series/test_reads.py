@@ -229,6 +229,34 @@ def test_a_downsampled_window_counts_its_points_and_speaks_the_series_unit(
     assert {p["unit"] for p in window["points"]} == {"us"}
 
 
+def test_history_points_carry_numbers_and_stats_as_uploaded(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """PostgreSQL joins each point's JSON from its columns' text (history.py): numbers of
+    any magnitude and a run's stats come back as uploaded, in a valid document."""
+    stats = {"n": 7, "mean": 1.5e-300, "p99": 2.5e149, "stddev": 0.125}
+    for day, value, stats_of in ((1, 1.234e-7, stats), (2, 6.02e23, None)):
+        body = run(
+            started_at=f"2025-01-0{day}T00:00:00Z",
+            results=[result(value=value, stats=stats_of)],
+        )
+        response = client.post("/api/v1/runs", json=body, headers=auth)
+        assert response.status_code == 201, response.text
+    (series,) = get(client, "/api/v1/series")["items"]
+    history = get(client, f"/api/v1/series/{series['id']}/history")
+    SeriesHistory.model_validate(history)
+    # jsonb keeps numeric: it writes 2.5e149 out as 150 digits, the same number.
+    values = [
+        (p["value"], p["stats"] and {k: float(v) for k, v in p["stats"].items()})
+        for p in history["points"]
+    ]
+    assert values == [(1.234e-7, stats), (6.02e23, None)]
+    assert [p["started_at"] for p in history["points"]] == [
+        "2025-01-01T00:00:00+00:00",
+        "2025-01-02T00:00:00+00:00",
+    ]
+
+
 def test_history_of_an_unknown_series_is_404(client: TestClient) -> None:
     response = client.get("/api/v1/series/999999/history")
     assert response.status_code == 404
@@ -256,6 +284,6 @@ def test_a_history_is_two_statements_planned_generically(
     reads = [sql for sql in statements if "SAVEPOINT" not in sql]
     assert len(reads) == 2, reads
     assert "set_config" in reads[0]
-    assert "json_agg" in reads[1]
+    assert "string_agg" in reads[1]  # the points
     # is_local: it lasts until the (test's) transaction ends, like SET LOCAL.
     assert connection.exec_driver_sql("SHOW plan_cache_mode").scalar() == "force_generic_plan"
