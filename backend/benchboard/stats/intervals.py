@@ -37,8 +37,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scipy import stats as scipy_stats
-
+from benchboard.stats.noise import t_quantile
 from benchboard.vocabulary import RatioIntervalMethod
 
 
@@ -99,7 +98,7 @@ def ratio_interval(
         return None
     variance = sum(part for part, _ in parts)
     df = variance**2 / sum(part**2 / dof for part, dof in parts)
-    half = float(scipy_stats.t.ppf(0.5 + level / 2, df)) * math.sqrt(variance)
+    half = t_quantile(0.5 + level / 2, df) * math.sqrt(variance)
     estimate = numerator.mean / denominator.mean
     return RatioInterval(
         estimate=estimate,

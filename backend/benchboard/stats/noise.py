@@ -60,7 +60,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from statistics import median
 
-from scipy import stats as scipy_stats
+from scipy import special
 
 from benchboard.vocabulary import LevelSource
 
@@ -138,7 +138,7 @@ class LevelDifference:
 
     def p_value(self) -> float:
         """Two-sided Student t p-value (SciPy)."""
-        return float(2 * scipy_stats.t.sf(abs(self.t), self.df)) if self.df > 0 else 1.0
+        return float(2 * special.stdtr(self.df, -abs(self.t))) if self.df > 0 else 1.0
 
     def relative_interval(
         self, level: float, *, change: float, before: float
@@ -158,10 +158,13 @@ class LevelDifference:
         return math.sqrt(variance) if self.log_scale else math.sqrt(variance) / abs(before)
 
 
+# SciPy's Student t functions themselves (stdtr, stdtrit), which scipy.stats.t's sf and
+# ppf call with the same results to the bit: ~1 us a call instead of ~45 us of the
+# distribution object's argument handling, paid per series checked and per mode pair.
 @lru_cache(maxsize=4096)
 def t_quantile(probability: float, df: float) -> float:
-    """Student's t quantile (SciPy), cached: detection asks for few distinct ones."""
-    return float(scipy_stats.t.ppf(probability, df)) if df > 0 else math.inf
+    """Student's t quantile, cached: detection asks for few distinct ones."""
+    return float(special.stdtrit(df, probability)) if df > 0 else math.inf
 
 
 def critical_t(alpha: float, df: float) -> float:
