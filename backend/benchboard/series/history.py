@@ -95,7 +95,11 @@ _POINTS = text(
 # with its spread as a band. Like the points, SQL text compiled once and joined from the
 # columns' text: built from SQLAlchemy's constructs and written by json_agg of the rows,
 # the statement cost ~2 ms more. min/max of the column itself: each is one probe at an
-# end of the index (of epoch they read all the series' index entries).
+# end of the index (of epoch they read all the series' index entries). Times as float8
+# seconds (date_part), not extract's numeric: 2.5 of 8.8 ms for 5,000 points in 2,000
+# buckets; a float8 resolves these epochs to well under the microsecond stored. Buckets
+# are in time order by number (each one's mean time lies within its own interval), as
+# the aggregate already gives them: no second sort.
 _BUCKET_OBJECT = """'{"run_id":"' || run_id::text || '","started_at":' || to_json(started_at)::text
     || ',"value":' || (value_base / CAST(:factor AS float8))::text
     || ',"unit":' || to_json(CAST(:unit AS text))::text
@@ -103,19 +107,19 @@ _BUCKET_OBJECT = """'{"run_id":"' || run_id::text || '","started_at":' || to_jso
     || ',"min_base":' || min_base::text || ',"max_base":' || max_base::text || '}'"""
 _BUCKETS = text(
     f"""WITH span AS (
-        SELECT extract(epoch FROM min(started_at)) AS lo, extract(epoch FROM max(started_at)) AS hi
+        SELECT date_part('epoch', min(started_at)) AS lo, date_part('epoch', max(started_at)) AS hi
         FROM result WHERE {_IN_RANGE.text}
     ), bucketed AS (
-        SELECT run_id, started_at, value_base, extract(epoch FROM started_at) AS epoch,
-            width_bucket(extract(epoch FROM started_at), span.lo, span.hi + 1e-6, :buckets)
+        SELECT run_id, started_at, value_base, date_part('epoch', started_at) AS epoch,
+            width_bucket(date_part('epoch', started_at), span.lo, span.hi + 1e-6, :buckets)
                 AS bucket
         FROM result JOIN span ON span.lo IS NOT NULL WHERE {_IN_RANGE.text}
     ), buckets AS (
-        SELECT (array_agg(run_id ORDER BY started_at DESC))[1] AS run_id,
+        SELECT bucket, (array_agg(run_id ORDER BY started_at DESC))[1] AS run_id,
             to_timestamp(avg(epoch)) AS started_at, avg(value_base) AS value_base,
             count(*) AS count, min(value_base) AS min_base, max(value_base) AS max_base
         FROM bucketed GROUP BY bucket
     )
-    SELECT '[' || string_agg({_BUCKET_OBJECT}, ',' ORDER BY started_at, run_id) || ']'
+    SELECT '[' || string_agg({_BUCKET_OBJECT}, ',' ORDER BY bucket) || ']'
     FROM buckets"""  # noqa: S608
 )
