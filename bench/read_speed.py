@@ -15,6 +15,14 @@ dataset while the database holds exactly that many results.
 The requests are sequential over one keep-alive connection after a warm-up, with a
 browser's Accept-Encoding; the figures are client-side times until the body is decoded.
 A target missed prints `TARGET MISSED` and the script exits 1.
+
+History series are picked at random by `--seed`: the same seed reads the same series, so
+a second run finds their pages in the OS page cache, while a seed not used since the
+cache was filled with other data reads them from the disk. For each history endpoint
+the script prints the blocks PostgreSQL read from outside its shared buffers (which
+start empty with the service) during the timed requests and how long that took, ~5 us
+a block from the OS page cache and 50-100 us from this machine's disk: how cold the
+figure was.
 """
 
 import argparse
@@ -382,6 +390,7 @@ class Endpoint:
     label: str
     target_ms: float | None
     paths: list[str]
+    counts_reads: bool = False  # a history: its time depends on how cold its pages are
 
 
 def endpoints(
@@ -411,6 +420,7 @@ def endpoints(
             "GET /api/v1/series/{id}/history (2,000 points)",
             HISTORY_TARGET_MS,
             [f"/api/v1/series/{series_id}/history" for series_id, _ in picked],
+            counts_reads=True,
         )
     ]
     if larger:
@@ -423,12 +433,14 @@ def endpoints(
                 "GET /api/v1/series/{id}/history?since=… (newest 2,000 points)",
                 LARGER_HISTORY_TARGET_MS,
                 [f"/api/v1/series/{i}/history?since={quote(since)}" for i, since in newest],
+                counts_reads=True,
             ),
             Endpoint(
                 f"GET /api/v1/series/{{id}}/history ({shape.runs_per_suite:,} points,"
                 " max_points=2000)",
                 LARGER_HISTORY_TARGET_MS,
                 [f"/api/v1/series/{i}/history?max_points={HISTORY_POINTS}" for i, _ in picked],
+                counts_reads=True,
             ),
         ]
     return [
@@ -462,6 +474,40 @@ def timed_get(client: httpx.Client, path: str) -> tuple[float, httpx.Response]:
     return elapsed, response
 
 
+@dataclass(frozen=True)
+class Reads:
+    """Blocks PostgreSQL read into shared buffers (from the OS page cache or the disk)."""
+
+    blocks: int
+    ms: float  # time spent reading them (track_io_timing)
+
+    def __sub__(self, other: "Reads") -> "Reads":
+        return Reads(self.blocks - other.blocks, self.ms - other.ms)
+
+
+# A backend reports its counters at most once a second while busy and after 10 s idle:
+# waiting this long after a timed endpoint counts all of its reads.
+STATS_FLUSH_WAIT_S = 11.0
+
+
+def database_reads(service: BenchService) -> Reads:
+    with service.connect() as conn:
+        row = conn.execute(
+            "SELECT blks_read, blk_read_time FROM pg_stat_database"
+            " WHERE datname = current_database()"
+        ).fetchone()
+    assert row is not None
+    return Reads(int(row[0]), float(row[1]))
+
+
+def time_reads(service: BenchService) -> None:
+    """Have the service's sessions time their reads (the bench database only)."""
+    with service.connect(autocommit=True) as conn:
+        database = conn.execute("SELECT current_database()").fetchone()
+        assert database is not None
+        conn.execute(f'ALTER DATABASE "{database[0]}" SET track_io_timing = on')
+
+
 @dataclass
 class Figures:
     endpoint: Endpoint
@@ -469,13 +515,21 @@ class Figures:
     body_bytes: int  # mean, decoded
     wire_bytes: int  # mean, as sent
     encodings: set[str]
+    reads: Reads | None = None  # during the timed requests (histories only)
 
 
-def measure(client: httpx.Client, endpoint: Endpoint, warmup: int) -> Figures:
-    """Warm up on the endpoint's first paths, then time each."""
+def measure(
+    client: httpx.Client, endpoint: Endpoint, warmup: int, service: BenchService | None = None
+) -> Figures:
+    """Warm up on the endpoint's first paths, then time each; with `service`, count the
+    database's reads during the timed requests (how cold the series' pages were)."""
     for path in endpoint.paths[:warmup]:
         timed_get(client, path)
     figures = Figures(endpoint, [], 0, 0, set())
+    before = None
+    if service:
+        time.sleep(STATS_FLUSH_WAIT_S)  # the warm-up's reads reported before counting
+        before = database_reads(service)
     for path in endpoint.paths:
         elapsed, response = timed_get(client, path)
         figures.times.append(elapsed)
@@ -485,6 +539,9 @@ def measure(client: httpx.Client, endpoint: Endpoint, warmup: int) -> Figures:
     count = max(len(endpoint.paths), 1)
     figures.body_bytes //= count
     figures.wire_bytes //= count
+    if service and before:
+        time.sleep(STATS_FLUSH_WAIT_S)
+        figures.reads = database_reads(service) - before
     return figures
 
 
@@ -540,12 +597,14 @@ def main() -> None:
     plan = endpoints(service, shape, args.requests, rng)
     figures: list[Figures] = []
     browser = {"Accept-Encoding": BROWSER_ACCEPT_ENCODING}
+    time_reads(service)
     with service, httpx.Client(base_url=service.base_url, headers=browser, timeout=60) as client:
         service.start()
         check_history(client, plan[0].paths[0])
         for endpoint in plan:
             print(f"timing {endpoint.label}", flush=True)
-            figures.append(measure(client, endpoint, args.warmup))
+            counted = service if endpoint.counts_reads else None
+            figures.append(measure(client, endpoint, args.warmup, counted))
     print()
     print(
         f"Read speed - {machine_summary()}, service with 2 workers, embedded PostgreSQL;"
@@ -576,6 +635,9 @@ def main() -> None:
         rows,
     )
     print()
+    for f in figures:
+        if f.reads is not None:
+            print(reads_line(f))
     print(f"peers on a similar machine: {PEERS}")
     print("X cycles through the languages of the dataset; history series are picked at random.")
     print()
@@ -592,6 +654,19 @@ def main() -> None:
     if missed:
         sys.exit(1)
     print(f"every target met (load average {load_average()})")
+
+
+def reads_line(figures: Figures) -> str:
+    """How cold a history's pages were: ~5 us a block from the OS page cache, ~50-100 us
+    from this machine's disk."""
+    assert figures.reads is not None
+    requests = max(len(figures.times), 1)
+    blocks, ms = figures.reads.blocks, figures.reads.ms
+    per_block = f"{ms * 1000 / blocks:.0f} us a block" if blocks else "none read"
+    return (
+        f"{figures.endpoint.label}: {blocks / requests:.0f} blocks a request read from outside"
+        f" shared buffers in {ms / requests:.2f} ms ({per_block})"
+    )
 
 
 def missed_targets(figures: list[Figures]) -> list[str]:
