@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, QueryView } from "../../components/Status";
+import { DrawLater } from "../../components/WhenVisible";
 import { seriesQuery } from "../../features/explore/api";
 import { SeriesCharts } from "../../features/explore/components/SeriesCharts";
 import { type MeasuredSeries, seriesColumns } from "../../features/explore/components/seriesColumns";
@@ -72,14 +73,17 @@ export function ExploreRoute() {
                     )}
                   </div>
                   <div id="series-table" />
-                  <DataTable
-                    caption="Series matching the filters, latest value each"
-                    columns={columns}
-                    rows={rows}
-                    rowKey={(s) => String(s.id)}
-                    sort={sort}
-                    onSort={toggleSort}
-                  />
+                  {/* Below the charts: their first screen is drawn before the table's rows are laid out. */}
+                  <DrawLater>
+                    <DataTable
+                      caption="Series matching the filters, latest value each"
+                      columns={columns}
+                      rows={rows}
+                      rowKey={(s) => String(s.id)}
+                      sort={sort}
+                      onSort={toggleSort}
+                    />
+                  </DrawLater>
                 </>
               )
             }

@@ -21,6 +21,9 @@ interface GroupedBarChartProps {
   narrow: boolean;
   /** The value axis's domain when it is a log axis (see logDomain); linear from zero otherwise. */
   log?: [number, number] | null;
+  /** The width its box has now in whole pixels, if known: the chart draws at it at once, with no
+   * empty render to measure first (it still follows later resizes). */
+  width?: number;
   onSelectSeries?: (seriesId: number) => void;
 }
 
@@ -126,7 +129,7 @@ function ValueLabel({
  * Horizontal bars grouped by workload: a bold heading line per group, then one bar per implementation,
  * coloured by mode, with min–max as error bars.
  */
-export function GroupedBarChart({ chart, narrow, log = null, onSelectSeries }: GroupedBarChartProps) {
+export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeries }: GroupedBarChartProps) {
   const lines = chartLines(chart);
   const byKey = new Map(lines.map((l) => [l.key, l]));
 
@@ -135,8 +138,13 @@ export function GroupedBarChart({ chart, narrow, log = null, onSelectSeries }: G
     value: l.kind === "bar" ? l.cell.value : undefined,
     error: l.kind === "bar" ? (l.cell.error ?? undefined) : undefined,
   }));
+  const height = groupedBarChartHeight(chart, narrow);
   return (
-    <ResponsiveContainer width="100%" height={groupedBarChartHeight(chart, narrow)}>
+    <ResponsiveContainer
+      width="100%"
+      height={height}
+      initialDimension={width ? { width, height } : undefined}
+    >
       <BarChart
         data={data}
         layout="vertical"

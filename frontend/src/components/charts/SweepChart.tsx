@@ -23,14 +23,21 @@ interface SweepChartProps {
   /** The display unit, beside the y axis: "µs", "k req/s". */
   yLabel: string;
   logX: boolean;
+  /** The width its box has now in whole pixels, if known: the chart draws at it at once, with no
+   * empty render to measure first (it still follows later resizes). */
+  width?: number;
   height?: number;
 }
 
 /** Values against a numeric param, one line per series group, a dot at every measured point. */
-export function SweepChart({ lines, rows, xLabel, yLabel, logX, height = 340 }: SweepChartProps) {
+export function SweepChart({ lines, rows, xLabel, yLabel, logX, width, height = 340 }: SweepChartProps) {
   const xs = rows.map((r) => r.x);
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <ResponsiveContainer
+      width="100%"
+      height={height}
+      initialDimension={width ? { width, height } : undefined}
+    >
       <LineChart data={[...rows]} margin={{ top: 12, right: 20, bottom: 24, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" className="grid" />
         <XAxis

@@ -60,12 +60,15 @@ function BarFigure({ chart, narrow }: { chart: BarChartModel; narrow: boolean })
         ) : null}
       </div>
       <WhenVisible height={groupedBarChartHeight(chart, narrow)}>
-        <GroupedBarChart
-          chart={chart}
-          narrow={narrow}
-          log={logOffered && logChosen ? logDomain(values) : null}
-          onSelectSeries={(id) => navigate(historyHref([id]))}
-        />
+        {(width) => (
+          <GroupedBarChart
+            chart={chart}
+            narrow={narrow}
+            log={logOffered && logChosen ? logDomain(values) : null}
+            width={width}
+            onSelectSeries={(id) => navigate(historyHref([id]))}
+          />
+        )}
       </WhenVisible>
     </ChartFigure>
   );

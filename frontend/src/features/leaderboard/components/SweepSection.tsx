@@ -46,14 +46,17 @@ export function SweepSection({ title, series, params, param, ignore, onParam }: 
         label={`Line chart of ${title} against ${param}, ${lines.length} lines`}
       >
         <WhenVisible height={HEIGHT}>
-          <SweepChart
-            lines={lineStyles(lines)}
-            rows={sweepRows(lines, scale.toDisplay)}
-            xLabel={param}
-            yLabel={scale.label}
-            logX={logX}
-            height={HEIGHT}
-          />
+          {(width) => (
+            <SweepChart
+              lines={lineStyles(lines)}
+              rows={sweepRows(lines, scale.toDisplay)}
+              xLabel={param}
+              yLabel={scale.label}
+              logX={logX}
+              width={width}
+              height={HEIGHT}
+            />
+          )}
         </WhenVisible>
       </ChartFigure>
     </section>
