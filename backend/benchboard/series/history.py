@@ -39,8 +39,12 @@ def get_series_history_json(
         total = session.scalar(_COUNT, in_range) or 0
     downsampled = total > max_points
     if downsampled:
-        buckets = {"buckets": max_points, "factor": unit_info(identity.unit).factor}
-        points_json = session.scalar(_BUCKETS, {**in_range, **buckets, "unit": identity.unit})
+        buckets = {
+            "buckets": max_points,
+            "factor": unit_info(identity.unit).factor,
+            "unit_json": exact_json.dumps(identity.unit).decode(),
+        }
+        points_json = session.scalar(_BUCKETS, {**in_range, **buckets})
     else:
         points_json = session.scalar(_POINTS, in_range)
     head = exact_json.dumps(
@@ -99,12 +103,17 @@ _POINTS = text(
 # seconds (date_part), not extract's numeric: 2.5 of 8.8 ms for 5,000 points in 2,000
 # buckets; a float8 resolves these epochs to well under the microsecond stored. Buckets
 # are in time order by number (each one's mean time lies within its own interval), as
-# the aggregate already gives them: no second sort.
-_BUCKET_OBJECT = """'{"run_id":"' || run_id::text || '","started_at":' || to_json(started_at)::text
-    || ',"value":' || (value_base / CAST(:factor AS float8))::text
-    || ',"unit":' || to_json(CAST(:unit AS text))::text
-    || ',"value_base":' || value_base::text || ',"stats"\\:null,"count":' || count::text
-    || ',"min_base":' || min_base::text || ',"max_base":' || max_base::text || '}'"""
+# the aggregate already gives them: no second sort. The newest run is the last of its
+# bucket in time order, the order the partitions' index scans already deliver, so the
+# sort by bucket and time finds its input sorted (newest-first made it reorder every
+# bucket). A bucket's object is one concat() of its parts, not a chain of ||, and its
+# unit's JSON comes written. Both together, 2,000 buckets of 5,000 points at 100M, the
+# statements alone alternated per series: 8.7 -> 8.1 and 7.9 -> 7.4 ms p50 (concat()
+# alone 0.3 ms of it; for a point, whose parts are fewer, it was not faster).
+_BUCKET_OBJECT = """concat('{"run_id":"', run_id, '","started_at":', to_json(started_at),
+    ',"value":', value_base / CAST(:factor AS float8), ',"unit":', CAST(:unit_json AS text),
+    ',"value_base":', value_base, ',"stats"\\:null,"count":', count,
+    ',"min_base":', min_base, ',"max_base":', max_base, '}')"""
 _BUCKETS = text(
     f"""WITH span AS (
         SELECT date_part('epoch', min(started_at)) AS lo, date_part('epoch', max(started_at)) AS hi
@@ -115,7 +124,7 @@ _BUCKETS = text(
                 AS bucket
         FROM result JOIN span ON span.lo IS NOT NULL WHERE {_IN_RANGE.text}
     ), buckets AS (
-        SELECT bucket, (array_agg(run_id ORDER BY started_at DESC))[1] AS run_id,
+        SELECT bucket, (array_agg(run_id ORDER BY started_at))[count(*)] AS run_id,
             to_timestamp(avg(epoch)) AS started_at, avg(value_base) AS value_base,
             count(*) AS count, min(value_base) AS min_base, max(value_base) AS max_base
         FROM bucketed GROUP BY bucket

@@ -1,5 +1,6 @@
 """Facets, series, history and runs lists over the seed studies."""
 
+import itertools
 from typing import Any
 
 import pytest
@@ -146,10 +147,12 @@ def test_unknown_run_is_404(client: TestClient) -> None:
 
 
 def test_history_is_in_time_order_and_downsamples(client: TestClient, auth: dict[str, str]) -> None:
+    run_ids: list[str] = []  # by day
     for day in range(1, 31):
         body = run(started_at=f"2025-01-{day:02d}T00:00:00Z", results=[result(value=float(day))])
         response = client.post("/api/v1/runs", json=body, headers=auth)
         assert response.status_code == 201, response.text
+        run_ids.append(response.json()["id"])
     (series,) = get(client, "/api/v1/series")["items"]
     full = get(client, f"/api/v1/series/{series['id']}/history")
     SeriesHistory.model_validate(full)  # PostgreSQL writes the points: same schema
@@ -166,6 +169,9 @@ def test_history_is_in_time_order_and_downsamples(client: TestClient, auth: dict
     assert len(small["points"]) == 10
     assert sum(p["count"] for p in small["points"]) == 30
     assert small["points"][0]["min_base"] == pytest.approx(1e-6)
+    # Each bucket links to its newest run: the last of the days it counts.
+    last_days = list(itertools.accumulate(p["count"] for p in small["points"]))
+    assert [p["run_id"] for p in small["points"]] == [run_ids[day - 1] for day in last_days]
     window = get(
         client,
         f"/api/v1/series/{series['id']}/history",
