@@ -10,12 +10,13 @@ implementations.
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
+    """A series as pairing reads it (a tuple: a frozen dataclass took 2.5 us a series to
+    build, a twelfth of a 100M answer's pairing)."""
+
     series_id: int
     suite: str
     benchmark: str
@@ -31,6 +32,8 @@ class Candidate:
 
 
 def params_compatible(left: Mapping[str, Any], right: Mapping[str, Any]) -> bool:
+    if left.keys() == right.keys():  # the usual case: one comparison in C
+        return left == right
     return all(left[key] == right[key] for key in left.keys() & right.keys())
 
 

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from benchboard.compare.pairing import Candidate, pair_modes
+from benchboard.compare.pairing import Candidate, pair_modes, params_compatible
 from tests.builders import result, run
 from tests.seeded import seeded  # noqa: F401  (fixture)
 
@@ -158,3 +158,10 @@ def test_params_must_agree_on_shared_keys() -> None:
     deeper = _candidate(2, "async", "fio/posixaio", direct=0, iodepth=32)
     direct = _candidate(3, "async", "fio/posixaio", direct=1, iodepth=32)
     assert pair_modes([sync, deeper, direct]) == [(sync, deeper)]
+
+
+def test_params_compatible_with_the_same_keys_or_on_the_shared_ones() -> None:
+    assert params_compatible({"n": 1, "direct": 0}, {"direct": 0, "n": 1})
+    assert not params_compatible({"n": 1, "direct": 0}, {"n": 1, "direct": 1})
+    assert params_compatible({"direct": 0}, {"direct": 0, "iodepth": 32})
+    assert not params_compatible({"direct": 0, "n": 1}, {"direct": 0, "n": 2, "iodepth": 32})
