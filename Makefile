@@ -35,6 +35,7 @@ lint: setup
 	$(BIN)/ruff check backend ingest migrations bench
 	$(BIN)/ruff format --check backend ingest migrations bench
 	$(BIN)/mypy backend/benchboard ingest/benchboard_ingest
+	$(BIN)/mypy bench
 	$(BIN)/python -m benchboard.api_drift
 	$(NPM) run check
 

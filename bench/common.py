@@ -339,7 +339,7 @@ class LagWatch:
                     (watched,),
                 ).fetchall()
                 now = time.time()
-                queued = dict(rows)
+                queued: dict[int, float] = dict(rows)
                 covered = {
                     index
                     for index, (series, answered) in enumerate(asked)

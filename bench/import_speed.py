@@ -25,6 +25,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from common import REPO_ROOT, BenchService, exit_cleanly_on_sigterm, machine_summary, print_table
 
@@ -115,9 +116,23 @@ def write_synthetic(folder: Path, count: int) -> Path:
     return path
 
 
+class ImportSummary(TypedDict):
+    """The JSON line `benchboard-ingest import` prints (imports/command.py)."""
+
+    files: int
+    runs: int
+    results: int
+    created: int
+    existing: int
+    batches: int
+    skipped: int
+    skipped_reasons: dict[str, int]
+    seconds: float
+
+
 def timed_import(
     service: BenchService, token: str, job: Job, suite: str
-) -> tuple[float, dict[str, object]]:
+) -> tuple[float, ImportSummary]:
     argv = [str(CLI), "import", job.format, str(job.path), "--suite", suite, *job.flags]
     argv += ["--url", service.base_url, "--token", token, "--quiet"]
     started = time.monotonic()
@@ -125,7 +140,7 @@ def timed_import(
     seconds = time.monotonic() - started
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr}")
-    summary: dict[str, object] = json.loads(done.stdout)
+    summary: ImportSummary = json.loads(done.stdout)
     return seconds, summary
 
 
@@ -167,8 +182,8 @@ def main() -> int:
                     job.label,
                     str(first["runs"]),
                     f"{first['results']:,}",
-                    f"{int(first['runs']) / first_s:,.0f}",
-                    f"{int(first['results']) / first_s:,.0f}",
+                    f"{first['runs'] / first_s:,.0f}",
+                    f"{first['results'] / first_s:,.0f}",
                     str(first["skipped"]),
                     str(first["batches"]),
                     f"{first_s:.2f}",

@@ -74,8 +74,8 @@ def _sample_noise(
     share = float(rng.uniform(0.2, 0.4))
     within = 0.35 * cv
     gap = np.sqrt((cv**2 - within**2) / (share * (1 - share)))
-    slow = rng.random(count) < share
-    offset = np.where(slow, gap * (1 - share), -gap * share)
+    in_slow_mode = rng.random(count) < share
+    offset = np.where(in_slow_mode, gap * (1 - share), -gap * share)
     bimodal: np.ndarray = 1.0 + (offset if slow_is_up else -offset)
     return bimodal + within * rng.standard_normal(count)
 
