@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     detect_claim_timeout_s: float = 600.0
     # Idle workers wake on NOTIFY; this is the longest they sleep without one.
     detect_poll_s: float = 5.0
+    # Series of this many results or more get history snapshots (series/snapshots.py),
+    # built by idle workers; below it, writing the points per read is about as fast.
+    snapshot_min_points: int = 1000
     # `benchboard worker` alone (not under `serve`) serves its /metrics on this port.
     worker_metrics_port: int | None = None
 

@@ -210,6 +210,9 @@ class Series(Base):
     result_count: Mapped[int] = mapped_column(Integer, server_default="0")
     first_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Moves with every change to the series' results (uploads, deletions, recount_totals()):
+    # a history snapshot built from another version is not served (series/snapshots.py).
+    history_version: Mapped[int] = mapped_column(BigInteger, server_default="0")
 
 
 class SuiteBranch(Base):
@@ -342,6 +345,25 @@ class Annotation(Base):
     created_by: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+
+
+class HistorySnapshot(Base):
+    """A long series' whole history as `GET /series/{id}/history?max_points=` writes it:
+    the points' JSON, zstd-compressed, built by the workers from `version` of the series.
+    """
+
+    __tablename__ = "history_snapshot"
+
+    series_id: Mapped[int] = mapped_column(
+        BigInteger,
+        ForeignKey("series.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    )
+    max_points: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    version: Mapped[int] = mapped_column(BigInteger)
+    points_zstd: Mapped[bytes] = mapped_column(LargeBinary)
+    built_at: Mapped[datetime] = _created_at()
 
 
 class DetectionQueue(Base):

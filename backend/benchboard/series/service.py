@@ -1,13 +1,10 @@
-"""Series reads: facets, the series list with latest values, one series' history."""
+"""Series reads: facets, the series list with latest values."""
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import orjson
 from sqlalchemy import (
     BigInteger,
-    ColumnElement,
     Select,
     Text,
     case,
@@ -21,7 +18,6 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from benchboard.errors import NotFound
 from benchboard.models import Hardware, Result, Series
 from benchboard.pagination import Keyset, keyset_page
 from benchboard.series.filters import DIMENSIONS, SeriesFilter, dimension_column
@@ -172,28 +168,4 @@ def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:
         hardware=hardware_name,
         branch=series.branch,
         unit=series.unit,
-    )
-
-
-@dataclass(frozen=True)
-class SeriesSpan:
-    identity: SeriesIdentity
-    result_count: int
-    first_started_at: datetime | None
-    last_started_at: datetime | None
-
-
-def get_series_span(session: Session, series_id: int, *also: ColumnElement[Any]) -> SeriesSpan:
-    """The series' identity, how many results it has and when the first and the newest
-    ran (kept by uploads); `also` is evaluated in the same statement."""
-    query = series_with_hardware().add_columns(*also).where(Series.id == series_id)
-    row = session.execute(query).one_or_none()
-    if row is None:
-        raise NotFound(f"no series {series_id}")
-    series: Series = row.Series
-    return SeriesSpan(
-        series_identity(series, row.hardware_name),
-        series.result_count,
-        series.first_started_at,
-        series.last_started_at,
     )

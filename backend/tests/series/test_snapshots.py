@@ -1,0 +1,167 @@
+"""History snapshots (series/snapshots.py): the same bytes as the live query, served
+only while no result of the series has changed, built by idle workers."""
+
+import re
+from typing import Any
+
+import pytest
+import zstandard
+from fastapi.testclient import TestClient
+from sqlalchemy import Connection, event, text
+from sqlalchemy.orm import Session, sessionmaker
+
+from benchboard.config import REPO_ROOT
+from benchboard.regressions.worker import Worker
+from benchboard.series import snapshots
+from tests.builders import result, run
+
+RUNS = 2500  # more than either snapshot's max_points: both are downsampled
+
+# Copies of one uploaded run, an hour apart, each value scaled by its copy's number mod
+# 7 (a history with a shape), written by SQL in a second; the totals recounted after, as
+# after any bulk load.
+_COPIES_OF_RUN = text(
+    "WITH copies AS ("
+    " INSERT INTO run (id, suite, name, started_at, branch, hardware_id, result_count,"
+    " upload_body, upload_sha256)"
+    " SELECT gen_random_uuid(), suite, name, started_at + n * interval '1 hour', branch,"
+    " hardware_id, result_count, upload_body, upload_sha256"
+    " FROM run, generate_series(1, :copies) AS n WHERE id = :run"
+    " RETURNING id, started_at)"
+    " INSERT INTO result (run_id, series_id, started_at, value, unit, value_base, stats)"
+    " SELECT copies.id, series_id, copies.started_at, value * f, unit, value_base * f,"
+    " stats FROM copies CROSS JOIN result,"
+    " LATERAL (SELECT 1 + extract(hour FROM copies.started_at)::int % 7 AS f) AS scale"
+    " WHERE result.run_id = :run"
+)
+
+
+def _long_series(client: TestClient, connection: Connection, auth: dict[str, str]) -> int:
+    body = run(
+        started_at="2025-01-01T00:00:00Z",
+        results=[result(value=2.5, stats={"n": 5, "mean": 2.5, "stddev": 0.125})],
+    )
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+    connection.execute(_COPIES_OF_RUN, {"run": body["id"], "copies": RUNS - 1})
+    connection.execute(text("SELECT recount_totals()"))
+    (series,) = client.get("/api/v1/series").json()["items"]
+    assert series["run_count"] == RUNS
+    series_id: int = series["id"]
+    return series_id
+
+
+def _history(client: TestClient, series_id: int, **params: Any) -> bytes:
+    response = client.get(f"/api/v1/series/{series_id}/history", params=params)
+    assert response.status_code == 200, response.text
+    return response.content
+
+
+def _session_factory(connection: Connection) -> sessionmaker[Session]:
+    return sessionmaker(bind=connection, join_transaction_mode="create_savepoint")
+
+
+def _statements(connection: Connection, read: Any) -> list[str]:
+    """The statements `read()` sends, savepoints left out."""
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    event.listen(connection, "before_cursor_execute", record)
+    try:
+        read()
+    finally:
+        event.remove(connection, "before_cursor_execute", record)
+    return [sql for sql in statements if "SAVEPOINT" not in sql]
+
+
+def test_a_snapshot_serves_the_live_documents_bytes_in_one_statement(
+    client: TestClient, connection: Connection, auth: dict[str, str]
+) -> None:
+    series_id = _long_series(client, connection, auth)
+    live = {n: _history(client, series_id, max_points=n) for n in snapshots.MAX_POINTS}
+    assert snapshots.refresh_snapshots(_session_factory(connection), limit=10, min_points=1) == 1
+    with Session(bind=connection) as session:
+        assert snapshots.stale_series(session, limit=10, min_points=1) == []
+    for max_points, document in live.items():
+        reads = _statements(
+            connection, lambda n=max_points: _history(client, series_id, max_points=n)
+        )
+        assert len(reads) == 1, reads  # the series' row and its snapshot: no points query
+        assert _history(client, series_id, max_points=max_points) == document
+    # What is served is the snapshot: replaced, it shows; other max_points stay live.
+    connection.execute(
+        text("UPDATE history_snapshot SET points_zstd = :points WHERE max_points = 2000"),
+        {"points": zstandard.ZstdCompressor().compress(b"[]")},
+    )
+    assert client.get(f"/api/v1/series/{series_id}/history").json()["points"] == []
+    assert len(client.get(f"/api/v1/series/{series_id}/history?max_points=1500").json()["points"])
+    # A window is always read live.
+    window = client.get(
+        f"/api/v1/series/{series_id}/history", params={"since": "2025-01-01T00:00:00Z"}
+    ).json()
+    assert window["total_points"] == RUNS
+    assert len(window["points"]) == 2000
+
+
+@pytest.mark.parametrize("change", ["upload", "delete", "recount"])
+def test_a_change_to_the_series_retires_its_snapshots(
+    client: TestClient,
+    connection: Connection,
+    auth: dict[str, str],
+    admin_token: str,
+    change: str,
+) -> None:
+    series_id = _long_series(client, connection, auth)
+    factory = _session_factory(connection)
+    snapshots.refresh_snapshots(factory, limit=10, min_points=1)
+    before = client.get(f"/api/v1/series/{series_id}/history").json()
+    if change == "upload":
+        body = run(started_at="2026-01-01T00:00:00Z", results=[result(value=99.0)])
+        assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+        expected_total = RUNS + 1
+    elif change == "delete":
+        newest = before["points"][-1]["run_id"]
+        response = client.delete(
+            f"/api/v1/runs/{newest}", headers={"Authorization": f"Bearer {admin_token}"}
+        )
+        assert response.status_code == 200, response.text
+        expected_total = RUNS - 1
+    else:  # retention, a bulk load: results change outside the upload path, then a recount
+        connection.execute(
+            text("DELETE FROM result WHERE series_id = :id AND started_at < '2025-01-02T00:00:00Z'"),
+            {"id": series_id},
+        )
+        connection.execute(text("SELECT recount_totals()"))
+        expected_total = RUNS - 24  # the first day: 00:00 to 23:00
+    with Session(bind=connection) as session:
+        assert snapshots.stale_series(session, limit=10, min_points=1) == [series_id]
+    after = client.get(f"/api/v1/series/{series_id}/history").json()
+    assert after["total_points"] == expected_total
+    assert sum(point["count"] for point in after["points"]) == expected_total
+    assert after["points"] != before["points"]
+
+
+def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
+    client: TestClient, connection: Connection, auth: dict[str, str]
+) -> None:
+    series_id = _long_series(client, connection, auth)
+    short = run(results=[result(benchmark="short")])
+    assert client.post("/api/v1/runs", json=short, headers=auth).status_code == 201
+    settings = client.app.state.settings.model_copy(update={"snapshot_min_points": RUNS})  # type: ignore[attr-defined]
+    worker = Worker(settings, _session_factory(connection))
+    assert worker.refresh_snapshots() is True
+    assert worker.refresh_snapshots() is False  # nothing left: the worker sleeps
+    built = connection.execute(text("SELECT series_id, max_points FROM history_snapshot"))
+    assert sorted(built) == [(series_id, n) for n in sorted(snapshots.MAX_POINTS)]
+
+
+def test_the_dashboards_and_the_apis_max_points_are_snapshotted(client: TestClient) -> None:
+    api_ts = (REPO_ROOT / "frontend/src/features/history/api.ts").read_text()
+    dashboard = re.search(r"export const MAX_POINTS = (\d+);", api_ts)
+    assert dashboard is not None
+    history = client.get("/openapi.json").json()["paths"]["/api/v1/series/{series_id}/history"]
+    (default,) = [
+        p["schema"]["default"] for p in history["get"]["parameters"] if p["name"] == "max_points"
+    ]
+    assert {int(dashboard.group(1)), default} == set(snapshots.MAX_POINTS)
