@@ -55,11 +55,14 @@ from common import (
 )
 from psycopg.types.json import Jsonb, set_json_dumps
 from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
 
+from benchboard.config import Settings
 from benchboard.models import DEFAULT_BRANCH
 from benchboard.partitions import create_months, month_of, months_between, partition_name
 from benchboard.runs.resolve import SERIES_COPY
 from benchboard.runs.service import RESULT_COPY, RUN_COPY
+from benchboard.series import snapshots
 from benchboard.series.identity import canonical_params, series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
@@ -420,19 +423,26 @@ def endpoints(
             f"{path}?language={languages[i % len(languages)]}&mode=async" for i in range(requests)
         ]
 
+    newest = [  # the newest 2,000 runs: all of a 2,000-run history
+        (series_id, (last - (HISTORY_POINTS - 1) * RUN_INTERVAL).isoformat())
+        for series_id, last in picked
+    ]
+    # A window is written per request; a whole series is served from its snapshot.
     histories = [
         Endpoint(
             "GET /api/v1/series/{id}/history (2,000 points)",
             HISTORY_TARGET_MS,
             [f"/api/v1/series/{series_id}/history" for series_id, _ in picked],
             counts_reads=True,
-        )
+        ),
+        Endpoint(
+            "GET /api/v1/series/{id}/history?since=… (the same 2,000 points as a window)",
+            HISTORY_TARGET_MS,
+            [f"/api/v1/series/{i}/history?since={quote(since)}" for i, since in newest],
+            counts_reads=True,
+        ),
     ]
     if larger:
-        newest = [  # the newest 2,000 runs of a longer history
-            (series_id, (last - (HISTORY_POINTS - 1) * RUN_INTERVAL).isoformat())
-            for series_id, last in picked
-        ]
         histories = [
             Endpoint(
                 "GET /api/v1/series/{id}/history?since=… (newest 2,000 points)",
@@ -560,20 +570,52 @@ def check_history(client: httpx.Client, path: str) -> None:
         raise RuntimeError(f"{path}: {points} points, downsampled={history['downsampled']}")
 
 
+# Building the snapshots of 20,000 series of 5,000 runs takes one worker several minutes.
+SNAPSHOTS_WAIT_S = 1800.0
+
+
+def wait_for_snapshots(service: BenchService) -> str:
+    """Until the service's worker, idle, has built the history snapshots of every long
+    series (series/snapshots.py), as it does after uploads; a line saying how many it
+    built and in how long."""
+    engine = create_engine(service.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    min_points = Settings().snapshot_min_points
+    started = time.perf_counter()
+    stale: list[int] = []
+    with Session(engine) as session:
+        while True:
+            left = len(snapshots.stale_series(session, limit=10**9, min_points=min_points))
+            session.rollback()  # a new snapshot of the database next time
+            stale.append(left)
+            waited = time.perf_counter() - started
+            if left == 0 or waited > SNAPSHOTS_WAIT_S:
+                break
+            print(f"  the worker is building history snapshots: {left:,} series left", flush=True)
+            time.sleep(10)
+    engine.dispose()
+    state = "all built" if stale[-1] == 0 else f"{stale[-1]:,} still missing"
+    return (
+        f"history snapshots: {stale[0]:,} series had none or an old one at start;"
+        f" {state} after {waited:.0f} s (the service's detection worker builds them)"
+    )
+
+
 def dataset_summary(service: BenchService) -> str:
     with service.connect() as conn:
         row = conn.execute(
             "SELECT (SELECT sum(result_count) FROM series), (SELECT count(*) FROM series),"
             " (SELECT count(*) FROM run), pg_database_size(current_database()),"
             " (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('result')),"
-            " (SELECT count(*) - 1 FROM pg_partition_tree('result'))"
+            " (SELECT count(*) - 1 FROM pg_partition_tree('result')),"
+            " pg_total_relation_size('history_snapshot')"
         ).fetchone()
     assert row is not None
-    results, series, runs, database, result_bytes, partitions = row
+    results, series, runs, database, result_bytes, partitions, snapshot_bytes = row
     return (
         f"dataset: {results:,} results, {series:,} series, {runs:,} runs;"
         f" database {database / 2**30:.1f} GiB, {database / results:.0f} bytes per result"
-        f" (result with indexes {result_bytes / 2**30:.1f} GiB in {partitions} partitions)"
+        f" (result with indexes {result_bytes / 2**30:.1f} GiB in {partitions} partitions,"
+        f" history snapshots {snapshot_bytes / 2**30:.2f} GiB)"
     )
 
 
@@ -612,6 +654,7 @@ def main() -> None:
     time_reads(service)
     with service, httpx.Client(base_url=service.base_url, headers=browser, timeout=60) as client:
         service.start()
+        snapshots_line = wait_for_snapshots(service)
         check_history(client, plan[0].paths[0])
         for endpoint in plan:
             print(f"timing {endpoint.label}", flush=True)
@@ -623,6 +666,7 @@ def main() -> None:
         f" load average {load_average()} (1, 5, 15 min) at the end"
     )
     print(dataset_summary(service))
+    print(snapshots_line)
     print(
         "sequential requests over one keep-alive connection, after "
         f"{args.warmup} warm-up requests per endpoint; client-side response times until the"
