@@ -58,6 +58,10 @@ DETECTION_LAG = Histogram(
     "From a series' queued request to its stored check",
     buckets=(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900),
 )
+HISTORY_SNAPSHOTS_BUILT = Counter(
+    "benchboard_history_snapshots_built_total",
+    "Series whose history snapshots idle workers wrote (series/snapshots.py)",
+)
 REGRESSIONS_DETECTED = Counter("benchboard_regressions_detected_total", "New changes stored")
 WEBHOOK_ATTEMPTS = Counter(
     "benchboard_webhook_attempts_total", "Webhook POSTs by outcome", ["outcome"]

@@ -150,6 +150,7 @@ class Worker:
         except Exception:
             logger.exception("building history snapshots failed")
             return False
+        metrics.HISTORY_SNAPSHOTS_BUILT.inc(built)
         return built > 0
 
     def run_once(self) -> CheckReport | None:

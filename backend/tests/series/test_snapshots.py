@@ -2,11 +2,13 @@
 only while no result of the series has changed, built by idle workers."""
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 import zstandard
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 from sqlalchemy import Connection, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -129,8 +131,8 @@ def test_a_change_to_the_series_retires_its_snapshots(
         expected_total = RUNS - 1
     else:  # retention, a bulk load: results change outside the upload path, then a recount
         connection.execute(
-            text("DELETE FROM result WHERE series_id = :id AND started_at < '2025-01-02T00:00:00Z'"),
-            {"id": series_id},
+            text("DELETE FROM result WHERE series_id = :id AND started_at < :day_two"),
+            {"id": series_id, "day_two": datetime(2025, 1, 2, tzinfo=UTC)},
         )
         connection.execute(text("SELECT recount_totals()"))
         expected_total = RUNS - 24  # the first day: 00:00 to 23:00
@@ -150,10 +152,13 @@ def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     assert client.post("/api/v1/runs", json=short, headers=auth).status_code == 201
     settings = client.app.state.settings.model_copy(update={"snapshot_min_points": RUNS})  # type: ignore[attr-defined]
     worker = Worker(settings, _session_factory(connection))
+    built_before = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
     assert worker.refresh_snapshots() is True
+    built = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
+    assert built == (built_before or 0) + 1
     assert worker.refresh_snapshots() is False  # nothing left: the worker sleeps
-    built = connection.execute(text("SELECT series_id, max_points FROM history_snapshot"))
-    assert sorted(built) == [(series_id, n) for n in sorted(snapshots.MAX_POINTS)]
+    stored = connection.execute(text("SELECT series_id, max_points FROM history_snapshot"))
+    assert sorted(stored) == [(series_id, n) for n in sorted(snapshots.MAX_POINTS)]
 
 
 def test_the_dashboards_and_the_apis_max_points_are_snapshotted(client: TestClient) -> None:
