@@ -594,7 +594,7 @@ def wait_for_snapshots(service: BenchService) -> str:
     stale: list[int] = []
     with Session(engine) as session:
         while True:
-            left = len(snapshots.stale_series(session, limit=10**9, min_points=min_points))
+            left = len(snapshots.stale_series(session, min_points=min_points))
             session.rollback()  # a new snapshot of the database next time
             stale.append(left)
             waited = time.perf_counter() - started

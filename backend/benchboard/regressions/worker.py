@@ -9,6 +9,7 @@ connection. SIGTERM or SIGINT stops it cleanly: the batch in hand is finished an
 committed; a second signal abandons it (rolled back and given back).
 """
 
+import itertools
 import logging
 import os
 import random
@@ -41,7 +42,9 @@ logger = logging.getLogger(__name__)
 RECONNECT_WAIT_S = 2.0
 WAKE_CHECK_S = 0.5  # how often a sleeping worker looks at its stop flag
 PARTITIONS_EVERY_S = 3600.0
-SNAPSHOT_BATCH = 10  # series; ~12 ms each for 5,000 points at 100,000,000 results
+SNAPSHOT_BATCH = 10  # series; ~34 ms each for 5,000 points at 100,000,000 results
+# How often a worker looks for stale snapshots of series it did not check itself.
+SNAPSHOT_SCAN_EVERY_S = 600.0
 
 
 class Presence:
@@ -91,6 +94,10 @@ class Worker:
         self.parent_pid: int | None = None
         # Every process migrates, and so keeps the partitions, when it starts.
         self.partitions_due = time.monotonic() + PARTITIONS_EVERY_S
+        # Series whose snapshots may be stale, in order (a dict as an ordered set): those
+        # this worker checked, then a scan's finds; the first scan when it starts.
+        self.snapshots_due: dict[int, None] = {}
+        self.snapshot_scan_due = time.monotonic()
 
     def connect(self) -> None:
         self.presence = Presence(self.database_url)
@@ -137,13 +144,25 @@ class Worker:
             keep_partitions(session.connection())
 
     def refresh_snapshots(self) -> bool:
-        """With no detection due: build a few stale history snapshots (series/snapshots.py);
-        whether any were. A batch is small, so new uploads wait at most ~0.2 s for it."""
+        """With no detection due: build the history snapshots (series/snapshots.py) of a
+        few series it checked or a scan found stale; whether any were due. A batch is
+        short, so a new upload's check waits at most ~0.35 s for it. A batch that fails
+        is dropped: the next scan finds its series again."""
         try:
+            if time.monotonic() >= self.snapshot_scan_due:
+                self.snapshot_scan_due = time.monotonic() + SNAPSHOT_SCAN_EVERY_S
+                with self.session_factory() as session:
+                    stale = snapshots.stale_series(
+                        session, min_points=self.settings.snapshot_min_points
+                    )
+                self.snapshots_due.update(dict.fromkeys(stale))
+            batch = list(itertools.islice(self.snapshots_due, SNAPSHOT_BATCH))
+            for series_id in batch:
+                del self.snapshots_due[series_id]
+            if not batch:
+                return False
             built = snapshots.refresh_snapshots(
-                self.session_factory,
-                limit=SNAPSHOT_BATCH,
-                min_points=self.settings.snapshot_min_points,
+                self.session_factory, batch, min_points=self.settings.snapshot_min_points
             )
         except (OperationalError, psycopg.OperationalError):
             raise
@@ -151,7 +170,7 @@ class Worker:
             logger.exception("building history snapshots failed")
             return False
         metrics.HISTORY_SNAPSHOTS_BUILT.inc(built)
-        return built > 0
+        return True
 
     def run_once(self) -> CheckReport | None:
         """Claim one batch and check it; None when nothing was due."""
@@ -194,6 +213,7 @@ class Worker:
             self._release(claimed, error=f"{type(error).__name__}: {error}")
             return CheckReport()
         self._record(report, claimed, time.perf_counter() - started)
+        self.snapshots_due.update(dict.fromkeys(c.series_id for c in claimed))
         return report
 
     def _record(self, report: CheckReport, claimed: list[Claimed], elapsed: float) -> None:

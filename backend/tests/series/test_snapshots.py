@@ -16,6 +16,7 @@ from benchboard.config import REPO_ROOT
 from benchboard.regressions.worker import Worker
 from benchboard.series import snapshots
 from tests.builders import result, run
+from tests.regressions.history_builder import TEST_WORKER_ID
 
 RUNS = 2500  # more than either snapshot's max_points: both are downsampled
 
@@ -82,9 +83,13 @@ def test_a_snapshot_serves_the_live_documents_bytes_in_one_statement(
 ) -> None:
     series_id = _long_series(client, connection, auth)
     live = {n: _history(client, series_id, max_points=n) for n in snapshots.MAX_POINTS}
-    assert snapshots.refresh_snapshots(_session_factory(connection), limit=10, min_points=1) == 1
+    factory = _session_factory(connection)
     with Session(bind=connection) as session:
-        assert snapshots.stale_series(session, limit=10, min_points=1) == []
+        assert snapshots.stale_series(session, min_points=1) == [series_id]
+    assert snapshots.refresh_snapshots(factory, [series_id], min_points=1) == 1
+    assert snapshots.refresh_snapshots(factory, [series_id], min_points=1) == 0  # current
+    with Session(bind=connection) as session:
+        assert snapshots.stale_series(session, min_points=1) == []
     for max_points, document in live.items():
         reads = _statements(
             connection, lambda n=max_points: _history(client, series_id, max_points=n)
@@ -116,7 +121,7 @@ def test_a_change_to_the_series_retires_its_snapshots(
 ) -> None:
     series_id = _long_series(client, connection, auth)
     factory = _session_factory(connection)
-    snapshots.refresh_snapshots(factory, limit=10, min_points=1)
+    snapshots.refresh_snapshots(factory, [series_id], min_points=1)
     before = client.get(f"/api/v1/series/{series_id}/history").json()
     if change == "upload":
         body = run(started_at="2026-01-01T00:00:00Z", results=[result(value=99.0)])
@@ -137,7 +142,7 @@ def test_a_change_to_the_series_retires_its_snapshots(
         connection.execute(text("SELECT recount_totals()"))
         expected_total = RUNS - 24  # the first day: 00:00 to 23:00
     with Session(bind=connection) as session:
-        assert snapshots.stale_series(session, limit=10, min_points=1) == [series_id]
+        assert snapshots.stale_series(session, min_points=1) == [series_id]
     after = client.get(f"/api/v1/series/{series_id}/history").json()
     assert after["total_points"] == expected_total
     assert sum(point["count"] for point in after["points"]) == expected_total
@@ -147,11 +152,13 @@ def test_a_change_to_the_series_retires_its_snapshots(
 def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     client: TestClient, connection: Connection, auth: dict[str, str]
 ) -> None:
+    """It scans for stale snapshots when it starts, then rebuilds the series it checks."""
     series_id = _long_series(client, connection, auth)
     short = run(results=[result(benchmark="short")])
     assert client.post("/api/v1/runs", json=short, headers=auth).status_code == 201
     settings = client.app.state.settings.model_copy(update={"snapshot_min_points": RUNS})  # type: ignore[attr-defined]
-    worker = Worker(settings, _session_factory(connection))
+    worker = Worker(settings, _session_factory(connection), worker_id=TEST_WORKER_ID)
+    worker.drain()  # the short series' check: it is due, and too short to build
     built_before = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
     assert worker.refresh_snapshots() is True
     built = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
@@ -159,6 +166,16 @@ def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     assert worker.refresh_snapshots() is False  # nothing left: the worker sleeps
     stored = connection.execute(text("SELECT series_id, max_points FROM history_snapshot"))
     assert sorted(stored) == [(series_id, n) for n in sorted(snapshots.MAX_POINTS)]
+    # A new run: the worker checks the series, then rebuilds it; no scan is due.
+    body = run(started_at="2026-01-01T00:00:00Z", results=[result(value=99.0)])
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+    assert worker.refresh_snapshots() is False  # not checked yet: not known to this worker
+    worker.drain()
+    assert worker.refresh_snapshots() is True
+    with Session(bind=connection) as session:
+        assert snapshots.stale_series(session, min_points=RUNS) == []
+    history = client.get(f"/api/v1/series/{series_id}/history").json()
+    assert history["total_points"] == RUNS + 1
 
 
 def test_the_dashboards_and_the_apis_max_points_are_snapshotted(client: TestClient) -> None:
