@@ -193,13 +193,15 @@ class Worker:
         series, so one bad series fails alone (and backs off) instead of the batch."""
         started = time.perf_counter()
         try:
+            series_ids = [c.series_id for c in claimed]
             with self.session_factory() as session, session.begin():
                 report = check_series(
-                    session,
-                    [c.series_id for c in claimed],
-                    notify_webhook=bool(self.settings.webhook_url),
+                    session, series_ids, notify_webhook=bool(self.settings.webhook_url)
                 )
                 queue.finish_batch(session, worker=self.worker_id, claimed=claimed)
+                long_series = snapshots.long_series(
+                    session, series_ids, min_points=self.settings.snapshot_min_points
+                )
         except ClaimLost as lost:
             logger.warning("batch dropped: %s", lost)
             return CheckReport()
@@ -213,7 +215,7 @@ class Worker:
             self._release(claimed, error=f"{type(error).__name__}: {error}")
             return CheckReport()
         self._record(report, claimed, time.perf_counter() - started)
-        self.snapshots_due.update(dict.fromkeys(c.series_id for c in claimed))
+        self.snapshots_due.update(dict.fromkeys(long_series))
         return report
 
     def _record(self, report: CheckReport, claimed: list[Claimed], elapsed: float) -> None:

@@ -18,7 +18,7 @@ without detection).
 from collections.abc import Iterable
 
 import zstandard
-from sqlalchemy import bindparam, text
+from sqlalchemy import BigInteger, bindparam, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.types import Integer
@@ -48,6 +48,10 @@ _CURRENT = text(
     " AND version = :version AND max_points = ANY(:max_points)"
 ).bindparams(bindparam("max_points", type_=ARRAY(Integer)))
 
+_LONG = text(
+    "SELECT id FROM series WHERE id = ANY(:ids) AND result_count >= :min_points"
+).bindparams(bindparam("ids", type_=ARRAY(BigInteger)))
+
 # A snapshot only ever replaces an older one: two workers may build the same series.
 _STORE = text(
     "INSERT INTO history_snapshot (series_id, max_points, version, points_zstd)"
@@ -61,6 +65,13 @@ _STORE = text(
 def stale_series(session: Session, *, min_points: int) -> list[int]:
     """The series whose snapshots are missing or out of date."""
     rows = session.execute(_STALE, {"min_points": min_points, "max_points": list(MAX_POINTS)})
+    return list(rows.scalars())
+
+
+def long_series(session: Session, series_ids: list[int], *, min_points: int) -> list[int]:
+    """Those of these series long enough for snapshots: one statement, so a worker that
+    checked 100,000 short series does not look at each again."""
+    rows = session.execute(_LONG, {"ids": series_ids, "min_points": min_points})
     return list(rows.scalars())
 
 

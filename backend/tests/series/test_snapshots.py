@@ -158,7 +158,8 @@ def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     assert client.post("/api/v1/runs", json=short, headers=auth).status_code == 201
     settings = client.app.state.settings.model_copy(update={"snapshot_min_points": RUNS})  # type: ignore[attr-defined]
     worker = Worker(settings, _session_factory(connection), worker_id=TEST_WORKER_ID)
-    worker.drain()  # the short series' check: it is due, and too short to build
+    worker.drain()  # both series' checks
+    assert list(worker.snapshots_due) == [series_id]  # the short one is not due
     built_before = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
     assert worker.refresh_snapshots() is True
     built = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
