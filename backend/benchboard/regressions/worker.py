@@ -198,10 +198,12 @@ class Worker:
                 report = check_series(
                     session, series_ids, notify_webhook=bool(self.settings.webhook_url)
                 )
-                queue.finish_batch(session, worker=self.worker_id, claimed=claimed)
+                # Before finish_batch, which locks the batch's queue rows until the commit:
+                # an upload re-queueing them waits that long.
                 long_series = snapshots.long_series(
                     session, series_ids, min_points=self.settings.snapshot_min_points
                 )
+                queue.finish_batch(session, worker=self.worker_id, claimed=claimed)
         except ClaimLost as lost:
             logger.warning("batch dropped: %s", lost)
             return CheckReport()
