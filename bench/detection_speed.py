@@ -37,10 +37,10 @@ from seeding import seed
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
+from benchboard.detection.detect import detect_changes
 from benchboard.models import Series
-from benchboard.regressions.detect import detect_changes
-from benchboard.regressions.queue import enqueue_series
-from benchboard.regressions.runner import read_histories, runs_of
+from benchboard.pipeline.queue import enqueue_series
+from benchboard.regressions.histories import read_histories, runs_of
 
 TARGET = 2_000
 PHASES = ("read", "build", "detect", "write")

@@ -2,7 +2,7 @@
 
 Usage: python bench/regression_quality.py [--seed N] [--series N] [--sparse N] [--short N]
 
-Compares benchboard.regressions.detect, run the way the service runs it (after
+Compares benchboard.detection.detect, run the way the service runs it (after
 every new run, over the history so far, reconciling with what was stored),
 against the anchors of bench/anchors.py on the same data: Conbench's lookback
 z-score, Perfherder's windowed t-test, a Hunter-like binary segmentation and a
@@ -29,7 +29,7 @@ from anchors import run_conbench, run_hunter, run_naive_welch, run_perfherder  #
 from synthetic import FAMILIES, Series, TrueChange, make_series  # noqa: E402
 from synthetic_sparse import make_short, make_sparse  # noqa: E402
 
-from benchboard.regressions.detect import (  # noqa: E402
+from benchboard.detection.detect import (  # noqa: E402
     DetectedChange,
     StoredChange,
     detect_changes,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchboard.regressions.detect import Observation
+from benchboard.detection.detect import Observation
 
 FAMILIES = ("gaussian", "lognormal", "outliers", "bimodal")
 

@@ -20,7 +20,7 @@ smaller ones are labelled but not scored (a detection of them is ignored).
 import numpy as np
 from synthetic import Series, TrueChange
 
-from benchboard.regressions.detect import Observation
+from benchboard.detection.detect import Observation
 
 SAMPLE_FAMILIES = ("gaussian", "skewed", "outliers", "bimodal")
 

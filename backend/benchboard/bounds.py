@@ -11,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import annotated_types
-from fastapi import Request
+from fastapi import Path, Request
 from pydantic import Field
 
-from benchboard.errors import NUL_MESSAGE, FieldError, json_path, validation_failed
+from benchboard.errors import NO_NUL, NUL_MESSAGE, FieldError, json_path, validation_failed
 
 INT4_MAX = 2**31 - 1
 INT8_MAX = 2**63 - 1
@@ -25,8 +25,8 @@ PARAM_INT_MAX = 10**150
 # A run dated further ahead than this came from a runner with a wrong clock.
 FUTURE_SLACK = timedelta(hours=24)
 EARLIEST_START = datetime(1900, 1, 1, tzinfo=UTC)
-# JSON Schema pattern for text PostgreSQL stores: anything but NUL.
-NO_NUL = "^[^\x00]*$"
+# A suite's slug: URLs and file names use it as it is.
+SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 
 # Row ids: `integer` (Integer columns) and `bigint` (BigInteger columns).
 Id32 = Annotated[int, annotated_types.Interval(ge=1, le=INT4_MAX)]
@@ -36,6 +36,8 @@ StoredNumber = Annotated[
 ]
 # A string of any length PostgreSQL can store (lone surrogates fail pydantic's own check).
 StoredStr = Annotated[str, Field(pattern=NO_NUL)]
+# A suite named in a URL path.
+SuiteName = Annotated[str, Path(pattern=SLUG_PATTERN, description="the suite's slug")]
 
 
 def storable_text(value: str) -> str | None:

@@ -105,7 +105,7 @@ def worker(settings: Settings, args: argparse.Namespace) -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     from prometheus_client import start_http_server
 
-    from benchboard.regressions.worker import run_worker
+    from benchboard.pipeline.worker import run_worker
 
     with _database(settings) as engine:
         if settings.worker_metrics_port is not None and not os.environ.get(MULTIPROC_ENV):

@@ -20,11 +20,12 @@ from benchboard.findings.router import router as findings_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
 from benchboard.regressions.router import router as regressions_router
-from benchboard.regressions.router import webhooks_router
+from benchboard.regressions.router import series_detection_router, webhooks_router
 from benchboard.replica import ReplicaReads
 from benchboard.runs.router import router as runs_router
 from benchboard.runs.schemas import RunBatchUpload, RunUpload
 from benchboard.series.router import router as series_router
+from benchboard.studies.router import router as studies_router
 from benchboard.suites.router import router as suites_router
 from benchboard.tool_formats.router import router as tool_formats_router
 
@@ -65,8 +66,10 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         health_router,
         runs_router,
         suites_router,
+        studies_router,
         findings_router,
         series_router,
+        series_detection_router,
         compare_router,
         regressions_router,
         webhooks_router,

@@ -3,13 +3,12 @@
 Counters and histograms live in the process that does the work (API workers, detection
 workers). Under `benchboard serve` every process writes them to one
 PROMETHEUS_MULTIPROC_DIR, so `GET /metrics` on any API worker shows the whole machine.
-Queue depth, lag and the webhook backlog are read from PostgreSQL at scrape time: one
-truth for every replica and worker that shares the database.
+Queue depth, lag and the webhook backlog are read from PostgreSQL at scrape time (health.py
+registers them): one truth for every replica and worker that shares the database.
 """
 
 import os
 import time
-from collections.abc import Iterator
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -20,15 +19,10 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from benchboard.config import MULTIPROC_ENV
-from benchboard.models import WebhookDelivery
-from benchboard.regressions.queue import queue_status
 
 # Decided as prometheus_client decided it, on import: do this process's metrics go to
 # the shared directory?
@@ -96,55 +90,14 @@ class RequestMetrics:
             )
 
 
-class _DatabaseGauges(Collector):
-    """Queue depth, lag and webhook backlog, read when scraped."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    def collect(self) -> Iterator[Metric]:
-        status = queue_status(self.session)
-        yield GaugeMetricFamily(
-            "benchboard_detection_queue_series",
-            "Series waiting for change detection",
-            value=status.queued_series,
-        )
-        age = 0.0
-        if status.oldest_queued_at is not None:
-            now = self.session.scalar(select(func.now()))
-            assert now is not None
-            age = (now - status.oldest_queued_at).total_seconds()
-        yield GaugeMetricFamily(
-            "benchboard_detection_queue_oldest_age_seconds",
-            "Age of the oldest pending check (0 when the queue is empty)",
-            value=age,
-        )
-        yield GaugeMetricFamily(
-            "benchboard_detection_queue_failing_series",
-            "Queued series whose last check failed",
-            value=status.failing_series,
-        )
-        backlog = GaugeMetricFamily(
-            "benchboard_webhook_deliveries", "Webhook deliveries not sent", labels=["state"]
-        )
-        pending, gave_up = self.session.execute(
-            select(
-                func.count().filter(WebhookDelivery.gave_up_at.is_(None)),
-                func.count().filter(WebhookDelivery.gave_up_at.is_not(None)),
-            ).where(WebhookDelivery.delivered_at.is_(None))
-        ).one()
-        backlog.add_metric(["pending"], pending)
-        backlog.add_metric(["gave_up"], gave_up)
-        yield backlog
-
-
-def exposition(session: Session) -> tuple[bytes, str]:
-    """The /metrics body: this machine's process metrics, then the database gauges."""
+def exposition(database: Collector) -> tuple[bytes, str]:
+    """The /metrics body: this machine's process metrics, then `database`'s gauges (read
+    when scraped, by the caller: health.py registers the pipeline's)."""
     if MULTIPROCESS:
         processes = CollectorRegistry()
         multiprocess.MultiProcessCollector(processes)  # type: ignore[no-untyped-call]
     else:
         processes = REGISTRY
-    database = CollectorRegistry(auto_describe=False)
-    database.register(_DatabaseGauges(session))
-    return generate_latest(processes) + generate_latest(database), CONTENT_TYPE_LATEST
+    gauges = CollectorRegistry(auto_describe=False)
+    gauges.register(database)
+    return generate_latest(processes) + generate_latest(gauges), CONTENT_TYPE_LATEST

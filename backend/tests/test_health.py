@@ -5,7 +5,7 @@ import re
 from fastapi.testclient import TestClient
 
 from tests.builders import result, run
-from tests.regressions.history_builder import check_queued
+from tests.history_builder import check_queued
 
 
 def _upload(client: TestClient, auth: dict[str, str], results: int) -> None:

@@ -20,7 +20,7 @@ from benchboard.partitions import (
     months_between,
     partition_name,
 )
-from benchboard.regressions.runner import read_histories
+from benchboard.regressions.histories import read_histories
 from tests.builders import result, run
 
 

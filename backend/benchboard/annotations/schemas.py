@@ -6,7 +6,8 @@ from typing import Annotated, Self
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
-from benchboard.bounds import NO_NUL, Id64, StoredStr
+from benchboard.bounds import Id64, StoredStr
+from benchboard.errors import NO_NUL
 
 Text = Annotated[str, Field(min_length=1, max_length=2_000, pattern=NO_NUL)]
 

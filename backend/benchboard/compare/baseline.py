@@ -31,14 +31,14 @@ from benchboard.compare.verdict import (
     Judgement,
     judge_against_baseline,
 )
+from benchboard.detection.detect import Observation
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import Result, Run, Series
-from benchboard.regressions.detect import Observation
 from benchboard.runs.queries import get_run_summary
 from benchboard.series.recent import as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
 from benchboard.stats.noise import RunLevel
-from benchboard.suites.service import default_branch
+from benchboard.suites.branches import default_branch
 from benchboard.vocabulary import BASELINE_VERDICTS, LevelSource
 from benchboard_ingest.vocabulary import unit_info
 

@@ -6,11 +6,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchboard.runs.schemas import RunSummary
-from benchboard.series.schemas import ResultIdentity, SeriesValue
+from benchboard.series.schemas import RatioIntervalOut, ResultIdentity, SeriesValue
 from benchboard.vocabulary import (
     BaselineVerdict,
     LevelSource,
-    RatioIntervalMethod,
     VerdictBasisMethod,
 )
 from benchboard_ingest.vocabulary import Direction
@@ -21,19 +20,6 @@ class ModeSide(SeriesValue):
     implementation: str | None
     variant: str | None
     params: dict[str, Any]
-
-
-class RatioIntervalOut(BaseModel):
-    """An interval of async/sync (stats.intervals): a 95% confidence interval by the delta
-    method on the log scale, or (``range``, ``level`` null) the extreme ratios of reported
-    min/max ranges."""
-
-    estimate: float
-    low: float
-    high: float
-    level: float | None
-    method: RatioIntervalMethod
-    df: float | None
 
 
 class ModePair(BaseModel):

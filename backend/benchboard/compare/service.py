@@ -19,8 +19,8 @@ from benchboard.compare.schemas import (
     Verdict,
 )
 from benchboard.compare.verdict import judge_against_baseline
+from benchboard.detection.detect import Observation
 from benchboard.models import Hardware, Result, Series
-from benchboard.regressions.detect import Observation
 from benchboard.runs.queries import get_run_summary
 from benchboard.series.filters import SeriesFilter
 from benchboard.series.recent import as_observation, recent_results

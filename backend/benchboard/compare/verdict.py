@@ -43,7 +43,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchboard.regressions.detect import Observation, detect_changes
+from benchboard.detection.detect import Observation, detect_changes
 from benchboard.stats.noise import (
     LevelDifference,
     RunLevel,

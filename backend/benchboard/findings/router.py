@@ -2,11 +2,11 @@
 
 from fastapi import APIRouter
 
+from benchboard.bounds import SuiteName
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.findings import service
 from benchboard.findings.schemas import FindingList, FindingsUpdate
-from benchboard.suites.router import SuiteName
 
 router = APIRouter(prefix="/api/v1/suites", tags=["findings"])
 

@@ -5,8 +5,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from benchboard.bounds import NO_NUL, Id64
-from benchboard.compare.schemas import RatioIntervalOut
+from benchboard.bounds import Id64
+from benchboard.errors import NO_NUL
+from benchboard.series.schemas import RatioIntervalOut
 from benchboard_ingest.vocabulary import Direction
 
 MAX_FINDINGS = 50

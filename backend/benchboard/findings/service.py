@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import Row, delete, select, tuple_, union
 from sqlalchemy.orm import Session
 
-from benchboard.compare.schemas import RatioIntervalOut
 from benchboard.errors import FieldError, NotFound, validation_failed
 from benchboard.findings.schemas import (
     FindingIn,
@@ -24,7 +23,7 @@ from benchboard.findings.schemas import (
 )
 from benchboard.findings.wording import word_ratio
 from benchboard.models import Finding, Hardware, Result, Run, Series, Suite
-from benchboard.series.schemas import SeriesValue
+from benchboard.series.schemas import RatioIntervalOut, SeriesValue
 from benchboard.stats.values import value_ratio_interval
 
 Pin = tuple[uuid.UUID, int]  # (run_id, series_id): one result

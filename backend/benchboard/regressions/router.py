@@ -8,13 +8,14 @@ from fastapi import APIRouter, Depends, Query
 from benchboard.bounds import Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
-from benchboard.regressions import context, series_state, service, webhooks
+from benchboard.regressions import context, deliveries, series_state, service
 from benchboard.regressions.schemas import (
     RegressionContext,
     RegressionHistory,
     RegressionOut,
     RegressionPage,
     RegressionTriage,
+    SeriesDetection,
     WebhookDeliveryPage,
 )
 from benchboard.regressions.service import RegressionFilter
@@ -115,4 +116,16 @@ def list_webhook_deliveries(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> WebhookDeliveryPage:
     """The webhook outbox, newest first: every delivery's attempts, status and error."""
-    return webhooks.list_deliveries(session, failing_only=failing, limit=limit)
+    return deliveries.list_deliveries(session, failing_only=failing, limit=limit)
+
+
+# What detection sees in one series: a series read, hosted here because it is the
+# detection method's view (the series domain knows nothing of detection).
+series_detection_router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess])
+
+
+@series_detection_router.get("/series/{series_id}/detection", responses={404: {"model": ErrorOut}})
+def get_series_detection(series_id: Id64, session: SessionDep) -> SeriesDetection:
+    """What change detection can see in the series now: runs analysed, noise within and
+    between runs, the smallest change it would report, or how many more runs it needs."""
+    return series_state.get_series_detection(session, series_id)

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
-from benchboard.bounds import NO_NUL
+from benchboard.errors import NO_NUL
 from benchboard.series.schemas import SeriesIdentity
 from benchboard.vocabulary import (
     ChangeDirection,
@@ -126,15 +126,6 @@ class WebhookDeliveryOut(BaseModel):
 
 class WebhookDeliveryPage(BaseModel):
     items: list[WebhookDeliveryOut]
-
-
-class DetectionQueueOut(BaseModel):
-    """The change-detection queue: how far behind the workers are."""
-
-    queued_series: int
-    oldest_queued_at: datetime | None
-    oldest_age_s: float | None = Field(description="Age of the oldest pending check, seconds")
-    failing_series: int = Field(description="Queued series whose last check failed (retrying)")
 
 
 class PossibleStep(BaseModel):

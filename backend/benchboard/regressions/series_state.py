@@ -9,15 +9,15 @@ from sqlalchemy import BigInteger, any_, func, or_, select, type_coerce
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
+from benchboard.detection import state
+from benchboard.detection.detect import Runs
+from benchboard.detection.short import SHORT_SEGMENT
+from benchboard.detection.state import detection_state, too_short_for_a_change
 from benchboard.errors import NotFound
 from benchboard.models import Hardware, Regression, Series
-from benchboard.regressions import state
-from benchboard.regressions.detect import Runs
-from benchboard.regressions.runner import History, read_histories, since_baseline
+from benchboard.regressions.histories import History, read_histories, since_baseline
 from benchboard.regressions.schemas import HistorySupport, PossibleStep, SeriesDetection
 from benchboard.regressions.service import RegressionFilter
-from benchboard.regressions.short import SHORT_SEGMENT
-from benchboard.regressions.state import detection_state, too_short_for_a_change
 
 
 def _analysed(session: Session, series_ids: Sequence[int]) -> Iterator[tuple[History, Runs]]:

@@ -25,7 +25,7 @@ from benchboard.regressions.schemas import (
     RegressionTriage,
 )
 from benchboard.series.service import series_identity
-from benchboard.suites.service import on_default_branch
+from benchboard.suites.branches import on_default_branch
 from benchboard.tokens.service import Principal
 from benchboard.vocabulary import ChangeDirection, TriageStatus
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.errors import Conflict, NotFound
 from benchboard.models import DetectionQueue, Finding, Hardware, Result, Run, RunDeletion, Series
-from benchboard.regressions.queue import enqueue_series
+from benchboard.pipeline.queue import enqueue_series
 from benchboard.runs.schemas import RunDeleted
 from benchboard.runs.totals import uncount_run
 

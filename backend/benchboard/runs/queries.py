@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from benchboard.errors import NotFound
 from benchboard.models import Hardware, Result, Run, Series
 from benchboard.pagination import Keyset, keyset_page
-from benchboard.regressions.queue import pending_in_run
+from benchboard.pipeline.queue import pending_in_run
 from benchboard.runs.schemas import (
     HardwareOut,
     ResultOut,

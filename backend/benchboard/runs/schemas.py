@@ -23,12 +23,13 @@ from pydantic import (
 from benchboard.bounds import (
     FINITE_MAX,
     INT8_MAX,
-    NO_NUL,
     PARAM_INT_MAX,
+    SLUG_PATTERN,
     StoredNumber,
     plausible_start,
     storable_text,
 )
+from benchboard.errors import NO_NUL
 from benchboard.series.schemas import ResultIdentity
 from benchboard_ingest.imports.batches import MAX_BATCH_RUNS
 from benchboard_ingest.vocabulary import Direction, Mode, UnitName
@@ -39,7 +40,6 @@ MAX_NAME = 200
 MAX_TEXT = 2_000
 MAX_MAP_KEYS = 100
 MAX_PARAMS = 32
-SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 LANGUAGE_PATTERN = r"^[a-z0-9][a-z0-9+#._-]{0,49}$"
 
 FiniteNumber = StoredNumber

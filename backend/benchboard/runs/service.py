@@ -41,7 +41,7 @@ from benchboard.bulk import CopyLayout, driver_connection
 from benchboard.errors import AppError, Conflict, ValidationFailed
 from benchboard.metrics import RESULTS_STORED
 from benchboard.models import Hardware, Result, Run
-from benchboard.regressions.queue import enqueue_series
+from benchboard.pipeline.queue import enqueue_series
 from benchboard.runs.resolve import (
     Placement,
     SeriesRow,
@@ -51,7 +51,7 @@ from benchboard.runs.resolve import (
 )
 from benchboard.runs.schemas import RunCreated, RunUpload
 from benchboard.runs.totals import RunTotals, count_runs
-from benchboard.suites.service import resolve_branch
+from benchboard.suites.branches import resolve_branch
 from benchboard.tokens.service import Principal
 
 _P = ParamSpec("_P")

@@ -8,7 +8,7 @@ from fastapi import Depends, Query
 from sqlalchemy import ColumnElement, Select, and_, exists, select
 
 from benchboard.models import Hardware, Result, Series
-from benchboard.suites.service import on_default_branch
+from benchboard.suites.branches import on_default_branch
 
 DIMENSIONS = (
     "suite",

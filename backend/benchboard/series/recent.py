@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import literal_column, select
 from sqlalchemy.orm import Session
 
+from benchboard.detection.detect import Observation
 from benchboard.models import Result
-from benchboard.regressions.detect import Observation
 from benchboard.series.service import series_id_table
 from benchboard_ingest.vocabulary import unit_info
 

@@ -8,8 +8,6 @@ from fastapi import APIRouter, Query, Response
 from benchboard.bounds import Id64
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
-from benchboard.regressions import series_state
-from benchboard.regressions.schemas import SeriesDetection
 from benchboard.series import history, service
 from benchboard.series.filters import SeriesFilterDep
 from benchboard.series.schemas import SERIES_PAGE_MAX, Facets, SeriesHistory, SeriesPage
@@ -52,10 +50,3 @@ def get_series_history(
         session, series_id, since=since, until=until, max_points=max_points
     )
     return Response(body, media_type="application/json")
-
-
-@router.get("/series/{series_id}/detection", responses={404: {"model": ErrorOut}})
-def get_series_detection(series_id: Id64, session: SessionDep) -> SeriesDetection:
-    """What change detection can see in the series now: runs analysed, noise within and
-    between runs, the smallest change it would report, or how many more runs it needs."""
-    return series_state.get_series_detection(session, series_id)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from benchboard.vocabulary import RatioIntervalMethod
 from benchboard_ingest.vocabulary import Direction
 
 
@@ -19,6 +20,19 @@ class Facets(BaseModel):
     `branch` counts the series of every branch."""
 
     dimensions: dict[str, list[FacetValue]]
+
+
+class RatioIntervalOut(BaseModel):
+    """An interval of async/sync (stats.intervals): a 95% confidence interval by the delta
+    method on the log scale, or (``range``, ``level`` null) the extreme ratios of reported
+    min/max ranges."""
+
+    estimate: float
+    low: float
+    high: float
+    level: float | None
+    method: RatioIntervalMethod
+    df: float | None
 
 
 class SeriesValue(BaseModel):

@@ -5,9 +5,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from benchboard.bounds import NO_NUL
-from benchboard.findings.schemas import FindingOut
-from benchboard.runs.schemas import HardwareOut, RunSummary
+from benchboard.errors import NO_NUL
 
 BranchName = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
 Title = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
@@ -22,32 +20,6 @@ class StudyLink(BaseModel):
 
     label: Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
     url: Annotated[StrictStr, Field(pattern="^https?://[^\\s\x00]+$", max_length=2000)]
-
-
-class SuiteOut(BaseModel):
-    """A study or suite: what it covers and when it ran (series of its default branch)."""
-
-    suite: str
-    title: str | None = Field(
-        description="the maintainer's title, else what its runs' names share, else the "
-        "name of its only run"
-    )
-    description: str | None
-    authors: list[str]
-    first_finding: FindingOut | None
-    default_branch: str
-    branches: list[str]
-    run_count: int
-    result_count: int
-    series_count: int
-    first_started_at: datetime
-    last_started_at: datetime
-    languages: list[str]
-    hardware: list[str]
-
-
-class SuiteList(BaseModel):
-    items: list[SuiteOut]
 
 
 class BranchOut(BaseModel):
@@ -83,28 +55,3 @@ class SuiteUpdate(BaseModel):
     description: Description | None = Field(default=None, description="null clears it")
     authors: Annotated[list[Author], Field(max_length=50)] | None = None
     links: Annotated[list[StudyLink], Field(max_length=20)] | None = None
-
-
-class StudyWorkload(BaseModel):
-    """A benchmark and metric of the study, with how many series measure it."""
-
-    benchmark: str
-    metric: str
-    series_count: int
-
-
-class Study(BaseModel):
-    """Everything a study's page shows: what the maintainer says, the machines in full,
-    the runs (with their `date_estimated` and `date_basis` tags), the workloads, the
-    pinned findings."""
-
-    suite: str
-    title: str | None
-    description: str | None
-    authors: list[str]
-    links: list[StudyLink]
-    default_branch: str
-    hardware: list[HardwareOut]
-    runs: list[RunSummary]
-    workloads: list[StudyWorkload]
-    findings: list[FindingOut]

@@ -8,12 +8,12 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
+from benchboard.bounds import SLUG_PATTERN
 from benchboard.deps import SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
 from benchboard.runs import service
 from benchboard.runs.body import read_body
-from benchboard.runs.schemas import SLUG_PATTERN
 from benchboard.runs.service import StoredRun
 from benchboard.tokens.service import Principal
 from benchboard.tool_formats.schemas import SkippedItem, ToolRunCreated

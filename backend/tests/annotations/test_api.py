@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.regressions.history_builder import NOISY_LEVEL, upload_history
+from tests.history_builder import NOISY_LEVEL, upload_history
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from scipy import stats
 
 from tests.builders import result, run
-from tests.regressions.history_builder import STEPPED, upload_history
+from tests.history_builder import STEPPED, upload_history
 
 
 def upload(client: TestClient, auth: dict[str, str], **overrides: Any) -> str:

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.demo import demo_studies, load_demo
 from benchboard.findings.service import pinned_run_ids
-from benchboard.suites.service import STUDY_RUNS
+from benchboard.studies.service import STUDY_RUNS
 from tests.builders import result, run
 from tests.seeded import demo_run_count, seeded  # noqa: F401  (a fixture)
 

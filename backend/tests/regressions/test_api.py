@@ -9,8 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from benchboard.models import Series, WebhookDelivery
-from benchboard.regressions.runner import check_series
-from tests.regressions.history_builder import NOISY_LEVEL, STEPPED, upload_history
+from benchboard.pipeline.runner import check_series
+from tests.history_builder import NOISY_LEVEL, STEPPED, upload_history
 
 
 def regressions(client: TestClient, **params: Any) -> list[dict[str, Any]]:

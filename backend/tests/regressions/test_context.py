@@ -7,7 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.builders import result, run
-from tests.regressions.history_builder import STEPPED, check_queued
+from tests.history_builder import STEPPED, check_queued
 
 SAMPLES = [129.0, 131.5, 130.2]
 

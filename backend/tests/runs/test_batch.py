@@ -13,7 +13,7 @@ from benchboard.models import DetectionQueue, Run, Series, SuiteBranch
 from benchboard.runs import batch as batch_module
 from benchboard.runs.totals import recount_totals
 from tests.builders import result, run
-from tests.regressions.history_builder import STEPPED, check_queued
+from tests.history_builder import STEPPED, check_queued
 
 
 def post_batch(client: TestClient, runs: list[dict[str, Any]], auth: dict[str, str]) -> Any:

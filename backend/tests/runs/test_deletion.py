@@ -15,8 +15,8 @@ from benchboard.main import create_app
 from benchboard.models import DetectionQueue, Result, Run, RunDeletion, Series
 from benchboard.tokens.service import create_token
 from tests.builders import result, run
+from tests.history_builder import STEPPED, check_queued, upload_history
 from tests.processes import delete_suite, service_env, unique_suite
-from tests.regressions.history_builder import STEPPED, check_queued, upload_history
 
 
 def _upload(client: TestClient, auth: dict[str, str], body: dict[str, Any]) -> str:

@@ -13,10 +13,10 @@ from sqlalchemy import Connection, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard.config import REPO_ROOT
-from benchboard.regressions.worker import Worker
+from benchboard.pipeline.worker import Worker
 from benchboard.series import snapshots
 from tests.builders import result, run
-from tests.regressions.history_builder import TEST_WORKER_ID
+from tests.history_builder import TEST_WORKER_ID
 
 RUNS = 2500  # more than either snapshot's max_points: both are downsampled
 
@@ -159,20 +159,20 @@ def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     settings = client.app.state.settings.model_copy(update={"snapshot_min_points": RUNS})  # type: ignore[attr-defined]
     worker = Worker(settings, _session_factory(connection), worker_id=TEST_WORKER_ID)
     worker.drain()  # both series' checks
-    assert list(worker.snapshots_due) == [series_id]  # the short one is not due
+    assert list(worker.snapshots.due) == [series_id]  # the short one is not due
     built_before = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
-    assert worker.refresh_snapshots() is True
+    assert worker.snapshots.refresh() is True
     built = REGISTRY.get_sample_value("benchboard_history_snapshots_built_total")
     assert built == (built_before or 0) + 1
-    assert worker.refresh_snapshots() is False  # nothing left: the worker sleeps
+    assert worker.snapshots.refresh() is False  # nothing left: the worker sleeps
     stored = connection.execute(text("SELECT series_id, max_points FROM history_snapshot"))
     assert sorted(stored) == [(series_id, n) for n in sorted(snapshots.MAX_POINTS)]
     # A new run: the worker checks the series, then rebuilds it; no scan is due.
     body = run(started_at="2026-01-01T00:00:00Z", results=[result(value=99.0)])
     assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
-    assert worker.refresh_snapshots() is False  # not checked yet: not known to this worker
+    assert worker.snapshots.refresh() is False  # not checked yet: not known to this worker
     worker.drain()
-    assert worker.refresh_snapshots() is True
+    assert worker.snapshots.refresh() is True
     with Session(bind=connection) as session:
         assert snapshots.stale_series(session, min_points=RUNS) == []
     history = client.get(f"/api/v1/series/{series_id}/history").json()

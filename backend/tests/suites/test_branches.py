@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.builders import result, run
-from tests.regressions.history_builder import NOISY_LEVEL, STEPPED, upload_history
+from tests.history_builder import NOISY_LEVEL, STEPPED, upload_history
 
 SUITE = "sync-vs-async-io"
 

@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 
 from benchboard.config import Settings
 from benchboard.db import make_session_factory
-from benchboard.regressions.worker import Worker
+from benchboard.pipeline.worker import Worker
 from benchboard_ingest.cli import main as ingest_cli
 from tests.live import LiveService
 

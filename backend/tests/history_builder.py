@@ -4,8 +4,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from benchboard.regressions.runner import CheckReport
-from benchboard.regressions.worker import Worker
+from benchboard.pipeline.runner import CheckReport
+from benchboard.pipeline.worker import Worker
 from tests.builders import result, run
 
 TEST_WORKER_ID = 1

@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchboard.regressions.segmentation import relative
+from benchboard.detection.segmentation import relative
 from benchboard.stats.noise import LevelDifference, RunLevel, compare_levels, critical_t
 
 # The newest segment is judged by the t-test only while shorter than this (the shortest

@@ -8,8 +8,8 @@ from statistics import median
 import numpy as np
 from numpy.typing import NDArray
 
-from benchboard.regressions.ranks import RankSums, adjusted, rank_p_value, splits_tried
-from benchboard.regressions.screen import window_bounds
+from benchboard.detection.ranks import RankSums, adjusted, rank_p_value, splits_tried
+from benchboard.detection.screen import window_bounds
 
 # How far the least-absolute-deviations fit may move a split found by ranks.
 _LOCATE_RADIUS = 6

@@ -13,15 +13,13 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard import metrics
 from benchboard.models import WebhookDelivery
-from benchboard.regressions.schemas import WebhookDeliveryOut, WebhookDeliveryPage
 from benchboard.regressions.service import get_regression
-from benchboard.vocabulary import DeliveryState
 
 logger = logging.getLogger(__name__)
 
@@ -127,38 +125,3 @@ def _attempt(
 def _permanent(status: int | None) -> bool:
     """A 4xx other than timeout or rate limit will not change by retrying."""
     return status is not None and 400 <= status < 500 and status not in (408, 429)
-
-
-def list_deliveries(session: Session, *, failing_only: bool, limit: int) -> WebhookDeliveryPage:
-    query = select(WebhookDelivery).order_by(WebhookDelivery.id.desc()).limit(limit)
-    if failing_only:
-        query = query.where(
-            WebhookDelivery.delivered_at.is_(None),
-            or_(WebhookDelivery.attempts > 0, WebhookDelivery.gave_up_at.is_not(None)),
-        )
-    return WebhookDeliveryPage(
-        items=[_out(delivery) for delivery in session.scalars(query)],
-    )
-
-
-def _out(delivery: WebhookDelivery) -> WebhookDeliveryOut:
-    state: DeliveryState
-    if delivery.delivered_at is not None:
-        state = "delivered"
-    elif delivery.gave_up_at is not None:
-        state = "gave_up"
-    else:
-        state = "pending"
-    return WebhookDeliveryOut(
-        id=delivery.id,
-        regression_id=delivery.regression_id,
-        event=delivery.event,
-        state=state,
-        created_at=delivery.created_at,
-        attempts=delivery.attempts,
-        last_attempt_at=delivery.last_attempt_at,
-        last_status=delivery.last_status,
-        last_error=delivery.last_error,
-        next_attempt_at=None if state != "pending" else delivery.next_attempt_at,
-        delivered_at=delivery.delivered_at,
-    )

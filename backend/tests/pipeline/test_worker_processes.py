@@ -14,11 +14,11 @@ import httpx
 import pytest
 from sqlalchemy import Engine, select, text
 
+from benchboard.detection.detect import Observation, detect_changes
 from benchboard.models import Series
-from benchboard.regressions.detect import Observation, detect_changes
+from tests.history_builder import STEPPED
+from tests.pipeline.conftest import Committing
 from tests.processes import GUARD_S, Process, free_port, processes, service_env, wait_for
-from tests.regressions.conftest import Committing
-from tests.regressions.history_builder import STEPPED
 
 BENCHMARKS = [f"bench-{i:02d}" for i in range(12)]
 

@@ -160,7 +160,8 @@ def release(
 
 def _among(series_ids: Sequence[int]) -> ColumnElement[bool]:
     """Queue rows of these series, the ids as one array parameter: an IN list binds each
-    of a batch's 1,000 ids on its own (psycopg's query conversion, see runner._stored)."""
+    of a batch's 1,000 ids on its own (psycopg's query conversion, see
+    changes.stored_regressions)."""
     return DetectionQueue.series_id == any_(type_coerce(list(series_ids), ARRAY(BigInteger)))
 
 
@@ -168,18 +169,25 @@ def _among(series_ids: Sequence[int]) -> ColumnElement[bool]:
 class QueueStatus:
     queued_series: int
     oldest_queued_at: datetime | None
+    oldest_age_s: float | None  # by the database's clock, as queued_at was written
     failing_series: int
 
 
 def queue_status(session: Session) -> QueueStatus:
+    """How far behind the workers are: the one reading health and /metrics both show."""
+    oldest = func.min(DetectionQueue.queued_at)
     row = session.execute(
         select(
             func.count(),
-            func.min(DetectionQueue.queued_at),
+            oldest,
+            func.extract("epoch", func.now() - oldest),
             func.count().filter(DetectionQueue.last_error.is_not(None)),
         )
     ).one()
-    return QueueStatus(queued_series=row[0], oldest_queued_at=row[1], failing_series=row[2])
+    age = None if row[2] is None else float(row[2])
+    return QueueStatus(
+        queued_series=row[0], oldest_queued_at=row[1], oldest_age_s=age, failing_series=row[3]
+    )
 
 
 def pending_in_run(session: Session, run_id: Any) -> int:

@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from benchboard.regressions.ranks import (
+from benchboard.detection.ranks import (
     EXACT_DEGREE_LIMIT,
     EXACT_SIDE_LIMIT,
     adjusted,

@@ -7,9 +7,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from benchboard.detection.detect import Runs
 from benchboard.models import Result
-from benchboard.regressions.detect import Runs
-from benchboard.regressions.runner import HISTORY_WINDOW, History, read_histories, runs_of
+from benchboard.regressions.histories import HISTORY_WINDOW, History, read_histories, runs_of
 from benchboard.series.recent import as_observation, recent_results
 from tests.builders import result, run
 

@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from benchboard.regressions.detect import Observation, detect_changes
-from benchboard.regressions.ranks import RankSums, exact_lower_tail, exact_lower_tails
-from benchboard.regressions.screen import window_bounds
-from benchboard.regressions.segmentation import Segmenter, _seeded_intervals
+from benchboard.detection.detect import Observation, detect_changes
+from benchboard.detection.ranks import RankSums, exact_lower_tail, exact_lower_tails
+from benchboard.detection.screen import window_bounds
+from benchboard.detection.segmentation import Segmenter, _seeded_intervals
 
 STORED = Path(__file__).with_name("detections_before_screen.json")
 LENGTHS = (200, 200, 200, 200, 17, 31, 33, 64, 65, 100, 129, 150, 199, 250)

@@ -17,10 +17,10 @@ from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from benchboard.models import Regression, Series, WebhookDelivery
-from benchboard.regressions.webhooks import deliver_due
+from benchboard.pipeline.webhooks import deliver_due
+from tests.history_builder import STEPPED, upload_history
+from tests.pipeline.conftest import Committing
 from tests.processes import free_port, processes, service_env, wait_for
-from tests.regressions.conftest import Committing
-from tests.regressions.history_builder import STEPPED, upload_history
 
 
 class Receiver:

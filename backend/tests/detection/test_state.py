@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from benchboard.regressions.detect import Observation, Runs, detect_changes
-from benchboard.regressions.state import detection_state, too_short_for_a_change
+from benchboard.detection.detect import Observation, Runs, detect_changes
+from benchboard.detection.state import detection_state, too_short_for_a_change
 
 
 def values(*levels: float) -> list[Observation]:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from benchboard.regressions.detect import (
+from benchboard.detection.detect import (
     DetectedChange,
     Evidence,
     Observation,
@@ -14,7 +14,7 @@ from benchboard.regressions.detect import (
     detect_changes,
     reconcile_changes,
 )
-from benchboard.regressions.ranks import exact_lower_tail
+from benchboard.detection.ranks import exact_lower_tail
 
 
 def noisy(levels: list[float], cv: float, seed: int) -> list[Observation]:

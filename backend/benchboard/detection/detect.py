@@ -53,8 +53,8 @@ change the next run does not confirm, too); any other fresh change is new.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from benchboard.regressions.segmentation import Segmenter, relative
-from benchboard.regressions.short import SHORT_SEGMENT, ShortChange, find_short_change
+from benchboard.detection.segmentation import Segmenter, relative
+from benchboard.detection.short import SHORT_SEGMENT, ShortChange, find_short_change
 from benchboard.stats.noise import LevelDifference, RunLevel, compare_levels, run_level
 from benchboard.vocabulary import ChangeDirection, DetectionTest
 

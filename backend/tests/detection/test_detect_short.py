@@ -6,7 +6,7 @@ import random
 import pytest
 from scipy import stats
 
-from benchboard.regressions.detect import Observation, detect_changes, reconcile_changes
+from benchboard.detection.detect import Observation, detect_changes, reconcile_changes
 
 
 def values(*levels: float) -> list[Observation]:

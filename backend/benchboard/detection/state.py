@@ -31,9 +31,9 @@ from statistics import fmean, median
 
 from scipy import stats as scipy_stats
 
-from benchboard.regressions.detect import Observation, Runs, detect_changes
-from benchboard.regressions.segmentation import relative
-from benchboard.regressions.short import (
+from benchboard.detection.detect import Observation, Runs, detect_changes
+from benchboard.detection.segmentation import relative
+from benchboard.detection.short import (
     NOISE_GUARD,
     REPLICATE_SIDES,
     SHORT_SEGMENT,

@@ -8,10 +8,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from benchboard.models import DetectionQueue
-from benchboard.regressions import queue, runner
-from benchboard.regressions.runner import check_series
+from benchboard.pipeline import queue, runner
+from benchboard.pipeline.runner import check_series
 from tests.builders import result, run
-from tests.regressions.history_builder import STEPPED, TEST_WORKER_ID, check_queued, upload_history
+from tests.history_builder import STEPPED, TEST_WORKER_ID, check_queued, upload_history
 
 BENCHMARKS = ("coalesce-a", "coalesce-b", "coalesce-c")
 

@@ -1,0 +1,1 @@
+"""Background work: the durable detection queue, `benchboard worker`, checks and deliveries."""

@@ -1,0 +1,57 @@
+"""The worker's webhook thread: sends what the outbox (webhooks.py) has due, a round at a
+time, until the worker stops."""
+
+import logging
+import threading
+from datetime import timedelta
+
+import httpx
+from sqlalchemy.orm import Session, sessionmaker
+
+from benchboard.pipeline.webhooks import TIMEOUT_S, deliver_due
+
+logger = logging.getLogger(__name__)
+
+
+def start_deliveries(
+    session_factory: sessionmaker[Session],
+    stopping: threading.Event,
+    *,
+    url: str | None,
+    retry_first: timedelta,
+) -> threading.Thread | None:
+    """The thread sending to `url` (None: no webhook set, no thread)."""
+    if not url:
+        return None
+    thread = threading.Thread(
+        target=_deliver,
+        args=(session_factory, stopping, url, retry_first),
+        name="webhooks",
+        daemon=True,
+    )
+    thread.start()
+    return thread
+
+
+def join_deliveries(thread: threading.Thread | None) -> None:
+    """Wait for the round in flight (a round's posts time out after TIMEOUT_S)."""
+    if thread is not None:
+        thread.join(timeout=TIMEOUT_S + 1)
+
+
+def _deliver(
+    session_factory: sessionmaker[Session],
+    stopping: threading.Event,
+    url: str,
+    retry_first: timedelta,
+) -> None:
+    """Send what is due, sleep a second when nothing was, until stopped."""
+    with httpx.Client(timeout=TIMEOUT_S) as client:
+        while not stopping.is_set():
+            try:
+                report = deliver_due(session_factory, client, url=url, retry_first=retry_first)
+            except Exception:
+                logger.exception("webhook delivery round failed")
+                report = None
+            if report is None or report.delivered + report.failed == 0:
+                stopping.wait(1.0)
