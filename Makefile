@@ -36,6 +36,7 @@ lint: setup
 	$(BIN)/ruff format --check backend ingest migrations bench
 	$(BIN)/mypy backend/benchboard ingest/benchboard_ingest
 	$(BIN)/mypy bench
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m benchboard.api_drift
 	$(NPM) run check
 
