@@ -7,9 +7,16 @@ them with; `make openapi` writes the file and `api_drift` fails when it is stale
 import json
 from dataclasses import asdict
 
+from benchboard.compare.baseline import word_change_size
 from benchboard.series.schemas import SERIES_PAGE_MAX
-from benchboard.vocabulary import CHANGE_DIRECTIONS, TRIAGE_STATUSES
-from benchboard_ingest.vocabulary import DIRECTIONS, MODES, UNIT_ALIASES, UNITS
+from benchboard.vocabulary import CHANGE_DIRECTIONS, CHANGE_WORDS, TRIAGE_STATUSES
+from benchboard_ingest.vocabulary import (
+    DIRECTIONS,
+    MODES,
+    SPEED_DIMENSIONS,
+    UNIT_ALIASES,
+    UNITS,
+)
 
 HEADER = """/**
  * This file was generated from the service's vocabularies (`benchboard vocabulary`).
@@ -20,6 +27,30 @@ HEADER = """/**
 
 def _const(name: str, value: object) -> str:
     return f"export const {name} = {json.dumps(value, indent=2, ensure_ascii=False)} as const;\n"
+
+
+def _wording_examples() -> list[dict[str, object]]:
+    """The service's own wording of a few changes: the dashboard's tests check that its
+    sentences read the same (one wording, two languages)."""
+    changes = [
+        (0.25, "regression", "s"),
+        (-0.08, "regression", "ops/s"),
+        (0.031, "regression", "B"),
+    ]
+    changes += [
+        (-0.6, "improvement", "s"),
+        (0.004, "improvement", "count"),
+        (2.5, "regression", "percent"),
+    ]
+    return [
+        {
+            "relative_change": fraction,
+            "direction": direction,
+            "base_unit": unit,
+            "text": word_change_size(fraction, direction, base_unit=unit),
+        }
+        for fraction, direction, unit in changes
+    ]
 
 
 def typescript_vocabulary() -> str:
@@ -33,7 +64,10 @@ def typescript_vocabulary() -> str:
             _const("UNIT_ALIASES", UNIT_ALIASES),
             _const("DIRECTIONS", list(DIRECTIONS)),
             _const("MODES", list(MODES)),
+            _const("SPEED_DIMENSIONS", sorted(SPEED_DIMENSIONS)),
             _const("CHANGE_DIRECTIONS", list(CHANGE_DIRECTIONS)),
+            _const("CHANGE_WORDS", CHANGE_WORDS),
+            _const("WORDING_EXAMPLES", _wording_examples()),
             _const("TRIAGE_STATUSES", list(TRIAGE_STATUSES)),
             _const("SERIES_PAGE_MAX", SERIES_PAGE_MAX),
             "export type UnitName = keyof typeof UNITS;\n",

@@ -8,6 +8,14 @@ from typing import Literal, get_args
 ChangeDirection = Literal["regression", "improvement"]
 CHANGE_DIRECTIONS: tuple[ChangeDirection, ...] = get_args(ChangeDirection)
 
+# How a change of each direction reads (speed: the unit measures_speed, see
+# benchboard_ingest.vocabulary); the service's and the dashboard's sentences both take
+# their words from here.
+CHANGE_WORDS: dict[str, dict[ChangeDirection, str]] = {
+    "speed": {"regression": "slower", "improvement": "faster"},
+    "other": {"regression": "worse", "improvement": "better"},
+}
+
 # Where a maintainer's triage has put a detected change.
 TriageStatus = Literal[
     "untriaged", "acknowledged", "investigating", "fixed", "wontfix", "expected", "invalid"

@@ -68,7 +68,7 @@ test("a short history says what it lacks, then shows the regression after the se
   expect(regression).toMatchObject({ direction: "regression", started_at: "2025-03-04T00:00:00Z" });
   await page.goto(`/regressions?suite=${suite}`);
   const row = page.locator(`li[data-regression="${regression?.id}"]`);
-  await expect(row).toContainText(/\+\d\d\.\d % slower/);
+  await expect(row).toContainText(/\+\d\d\.\d% slower/);
   await expect(row).toContainText("4 Mar 2025");
   // The evidence it rests on, in words; two runs after it, so not provisional.
   const evidence =

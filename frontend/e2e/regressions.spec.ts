@@ -82,7 +82,7 @@ test.describe("regressions", () => {
     await expect(page).toHaveURL(/status=untriaged/);
     await expect(page.locator("li[data-regression]")).toHaveCount(1);
     const row = page.locator(`li[data-regression="${regression.id}"]`);
-    await expect(row).toContainText(/\+\d\d\.\d % slower/);
+    await expect(row).toContainText(/\+\d\d\.\d% slower/);
     await expect(row).toContainText("11 Jan 2025");
     await expect(row).toContainText(/confidence \d+ %/);
     await expect(row).toContainText("parse-json (size=1MiB)");
@@ -193,7 +193,7 @@ test.describe("regressions", () => {
     const marker = page.locator('figure.chart .marker-label[data-kind="regression"]');
     await expect(marker.locator('.marker-badge[data-status="acknowledged"]')).toHaveCount(1);
     await expect(marker.locator("title")).toHaveText(
-      /^regression \(acknowledged\): \+\d\d\.\d % slower — “Known: the new allocator/,
+      /^regression \(acknowledged\): \+\d\d\.\d% slower — “Known: the new allocator/,
     );
     const listed = page.locator(`.chart-note[data-key="regression-${regression.id}"]`);
     await expect(listed.locator(".badge")).toHaveText("acknowledged");

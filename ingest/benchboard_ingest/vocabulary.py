@@ -21,6 +21,11 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 Dimension = Literal[
     "time", "size", "bandwidth", "operation_rate", "request_rate", "count", "percent"
 ]
+# Dimensions whose better value is a faster one: readers say faster/slower of them, and
+# better/worse (or more/fewer) of the others.
+SPEED_DIMENSIONS: frozenset[Dimension] = frozenset(
+    {"time", "bandwidth", "operation_rate", "request_rate"}
+)
 # Which prefixes a reader expects when the value is scaled: 1024s (KiB) or 1000s (KB, ms).
 Prefixes = Literal["binary", "decimal"]
 
@@ -118,6 +123,11 @@ def normalize_unit(unit: str) -> str:
 def unit_info(unit: str) -> Unit:
     """The unit a contract unit name stands for; KeyError for names outside the contract."""
     return UNITS[normalize_unit(unit)]
+
+
+def measures_speed(unit: str) -> bool:
+    """Whether a better value of `unit` is a faster one (times, rates, bandwidth)."""
+    return unit_info(unit).dimension in SPEED_DIMENSIONS
 
 
 def units_of(dimension: Dimension) -> frozenset[str]:

@@ -39,13 +39,12 @@ from benchboard.series.recent import as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
 from benchboard.stats.noise import RunLevel
 from benchboard.suites.branches import default_branch
-from benchboard.vocabulary import BASELINE_VERDICTS, LevelSource
-from benchboard_ingest.vocabulary import unit_info
+from benchboard.vocabulary import BASELINE_VERDICTS, CHANGE_WORDS, ChangeDirection, LevelSource
+from benchboard_ingest.vocabulary import measures_speed
 
 # Baseline-branch runs the noise estimate looks back over.
 HISTORY_RUNS = 30
 # Dimensions where a worse value means slower; elsewhere changes read worse/better.
-_SPEED_DIMENSIONS = {"time", "bandwidth", "operation_rate", "request_rate"}
 
 
 @dataclass(frozen=True)
@@ -259,15 +258,24 @@ def word_change(judgement: Judgement, *, base_unit: str) -> str:
     """ "+25.0% slower", "−8.0% slower" (a rate fell), "+3.1% worse", "+0.4% (unchanged)"."""
     if judgement.relative_change is None:
         return "n/a"
-    percent = judgement.relative_change * 100
-    sign = "+" if percent > 0 else "−" if percent < 0 else ""
-    size = f"{sign}{abs(percent):.{0 if abs(percent) >= 100 else 1}f}%"
     if judgement.verdict == "unchanged":
-        return f"{size} (unchanged)"
-    worse = judgement.verdict == "regression"
-    if unit_info(base_unit).dimension in _SPEED_DIMENSIONS:
-        return f"{size} {'slower' if worse else 'faster'}"
-    return f"{size} {'worse' if worse else 'better'}"
+        return f"{signed_percent(judgement.relative_change)} (unchanged)"
+    return word_change_size(judgement.relative_change, judgement.verdict, base_unit=base_unit)
+
+
+def signed_percent(fraction: float) -> str:
+    """ "+25.0%", "−8.0%", "+250%": whole percents from 100 on."""
+    percent = fraction * 100
+    sign = "+" if percent > 0 else "−" if percent < 0 else ""
+    return f"{sign}{abs(percent):.{0 if abs(percent) >= 100 else 1}f}%"
+
+
+def word_change_size(fraction: float, direction: ChangeDirection, *, base_unit: str) -> str:
+    """A relative change in the words of CHANGE_WORDS: "+25.0% slower", "+3.1% worse".
+    The dashboard words a detected change the same way (wording.ts, tested against
+    WORDING_EXAMPLES, which `benchboard vocabulary` writes from this function)."""
+    words = CHANGE_WORDS["speed" if measures_speed(base_unit) else "other"]
+    return f"{signed_percent(fraction)} {words[direction]}"
 
 
 def _unjudged(measured: _Measured) -> UnjudgedSeries:

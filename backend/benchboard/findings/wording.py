@@ -11,9 +11,7 @@
 
 from benchboard.findings.schemas import Verdict
 from benchboard.vocabulary import RatioIntervalMethod
-from benchboard_ingest.vocabulary import Direction, unit_info
-
-SPEED_DIMENSIONS = frozenset({"time", "bandwidth", "operation_rate", "request_rate"})
+from benchboard_ingest.vocabulary import Direction, measures_speed
 
 _WITHIN: dict[RatioIntervalMethod, str] = {
     "range": "within the reported ranges",
@@ -51,7 +49,7 @@ def word_ratio(
         return text, "same", factor
     verdict: Verdict
     said: str
-    if unit_info(base_unit).dimension in SPEED_DIMENSIONS:
+    if measures_speed(base_unit):
         numerator_better = ratio < 1 if direction == "lower" else ratio > 1
         verdict = "faster" if numerator_better else "slower"
         said = verdict

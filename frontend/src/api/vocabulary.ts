@@ -154,9 +154,66 @@ export const MODES = [
   "async"
 ] as const;
 
+export const SPEED_DIMENSIONS = [
+  "bandwidth",
+  "operation_rate",
+  "request_rate",
+  "time"
+] as const;
+
 export const CHANGE_DIRECTIONS = [
   "regression",
   "improvement"
+] as const;
+
+export const CHANGE_WORDS = {
+  "speed": {
+    "regression": "slower",
+    "improvement": "faster"
+  },
+  "other": {
+    "regression": "worse",
+    "improvement": "better"
+  }
+} as const;
+
+export const WORDING_EXAMPLES = [
+  {
+    "relative_change": 0.25,
+    "direction": "regression",
+    "base_unit": "s",
+    "text": "+25.0% slower"
+  },
+  {
+    "relative_change": -0.08,
+    "direction": "regression",
+    "base_unit": "ops/s",
+    "text": "−8.0% slower"
+  },
+  {
+    "relative_change": 0.031,
+    "direction": "regression",
+    "base_unit": "B",
+    "text": "+3.1% worse"
+  },
+  {
+    "relative_change": -0.6,
+    "direction": "improvement",
+    "base_unit": "s",
+    "text": "−60.0% faster"
+  },
+  {
+    "relative_change": 0.004,
+    "direction": "improvement",
+    "base_unit": "count",
+    "text": "+0.4% better"
+  },
+  {
+    "relative_change": 2.5,
+    "direction": "regression",
+    "base_unit": "percent",
+    "text": "+250% worse"
+  }
 ] as const;
 
 export const TRIAGE_STATUSES = [

@@ -3,7 +3,14 @@
  * factor, prefix system, aliases) comes from the generated vocabulary; this module adds only how
  * each dimension is shown.
  */
-import { type DIRECTIONS, UNIT_ALIASES, UNITS, type UnitDimension, type UnitName } from "../api/vocabulary";
+import {
+  type DIRECTIONS,
+  SPEED_DIMENSIONS,
+  UNIT_ALIASES,
+  UNITS,
+  type UnitDimension,
+  type UnitName,
+} from "../api/vocabulary";
 
 /** Which way is better for a series. */
 export type Direction = (typeof DIRECTIONS)[number];
@@ -26,19 +33,18 @@ const step = (suffix: string, factor: number): Step => ({ suffix, factor });
  * - `multipliers`: SI multipliers stuck to the number, then the base unit: 762k ops/s;
  * - `bare multipliers`: the same without a unit name: 14.3M;
  * - `percent`: unscaled, with a percent sign: 12.5%.
- * `speed`: a better value is a faster one (times and rates); other dimensions read better/worse.
  */
 const DIMENSION_DISPLAY = {
-  time: { ladder: "units", speed: true },
-  bandwidth: { ladder: "units", speed: true },
-  size: { ladder: "units", speed: false },
-  operation_rate: { ladder: "multipliers", speed: true },
-  request_rate: { ladder: "multipliers", speed: true },
-  count: { ladder: "bare multipliers", speed: false },
-  percent: { ladder: "percent", speed: false },
+  time: { ladder: "units" },
+  bandwidth: { ladder: "units" },
+  size: { ladder: "units" },
+  operation_rate: { ladder: "multipliers" },
+  request_rate: { ladder: "multipliers" },
+  count: { ladder: "bare multipliers" },
+  percent: { ladder: "percent" },
 } as const satisfies Record<
   UnitDimension,
-  { ladder: "units" | "multipliers" | "bare multipliers" | "percent"; speed: boolean }
+  { ladder: "units" | "multipliers" | "bare multipliers" | "percent" }
 >;
 
 /** Symbols shown instead of a unit's name; each is one of the vocabulary's aliases of that unit. */
@@ -103,7 +109,7 @@ export function toBase(value: number, unit: string): number {
 /** Whether a better value in `unit` is a faster one (times and rates) rather than just a better one. */
 export function measuresSpeed(unit: string): boolean {
   const name = unitName(unit);
-  return name !== null && DIMENSION_DISPLAY[UNITS[name].dimension].speed;
+  return name !== null && (SPEED_DIMENSIONS as readonly UnitDimension[]).includes(UNITS[name].dimension);
 }
 
 // One formatter: `toLocaleString` with a locale builds one per call, a hot spot on pages of charts.

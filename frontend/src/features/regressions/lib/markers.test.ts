@@ -19,7 +19,7 @@ describe("buildChartNotes", () => {
     expect(note).toEqual({
       key: "regression-1",
       time: "2025-03-10T00:00:00Z",
-      label: "+30.0 % slower — “known: new allocator”",
+      label: "+30.0% slower — “known: new allocator”",
       kind: "regression",
       status: "acknowledged",
       regressionId: 1,
@@ -32,7 +32,7 @@ describe("buildChartNotes", () => {
       [],
     );
     expect(note?.kind).toBe("improvement");
-    expect(note?.label).toBe("−25.0 % faster");
+    expect(note?.label).toBe("−25.0% faster");
   });
 
   it("marks annotations with their text and author, without a status", () => {
@@ -48,6 +48,6 @@ describe("buildChartNotes", () => {
 
   it("names the series when asked, for charts of several series", () => {
     const [note] = buildChartNotes([regression], [], { seriesLabel: (id) => `#${id}` });
-    expect(note?.label).toMatch(/^#7: \+30\.0 % slower/);
+    expect(note?.label).toMatch(/^#7: \+30\.0% slower/);
   });
 });

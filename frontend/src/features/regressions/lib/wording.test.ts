@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DetectionEvidence } from "../../../api/types";
-import { TRIAGE_STATUSES } from "../../../api/vocabulary";
+import { TRIAGE_STATUSES, WORDING_EXAMPLES } from "../../../api/vocabulary";
 import {
   describeChanges,
   formatConfidence,
@@ -19,26 +19,35 @@ const memory = { base_unit: "B", direction: "lower" as const };
 describe("formatSize", () => {
   it("words a slower latency with its sign", () => {
     expect(formatSize({ direction: "regression", relative_change: 0.3, series: latency })).toBe(
-      "+30.0 % slower",
+      "+30.0% slower",
     );
   });
 
   it("words a fall in throughput as slower, a rise as faster", () => {
     expect(formatSize({ direction: "regression", relative_change: -0.2, series: throughput })).toBe(
-      "−20.0 % slower",
+      "−20.0% slower",
     );
     expect(formatSize({ direction: "improvement", relative_change: 1.5, series: throughput })).toBe(
-      "+150 % faster",
+      "+150% faster",
     );
   });
 
   it("words other units as worse or better", () => {
     expect(formatSize({ direction: "regression", relative_change: 0.125, series: memory })).toBe(
-      "+12.5 % worse",
+      "+12.5% worse",
     );
     expect(formatSize({ direction: "improvement", relative_change: -0.1, series: memory })).toBe(
-      "−10.0 % better",
+      "−10.0% better",
     );
+  });
+
+  it("reads as the service words the same changes", () => {
+    for (const example of WORDING_EXAMPLES) {
+      const series = { base_unit: example.base_unit, direction: "lower" as const };
+      expect(
+        formatSize({ direction: example.direction, relative_change: example.relative_change, series }),
+      ).toBe(example.text);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /** How regressions read: their size, confidence, status and audit trail. */
 import type { DetectionEvidence, Regression, RegressionStatus } from "../../../api/types";
-import { TRIAGE_STATUSES } from "../../../api/vocabulary";
+import { CHANGE_WORDS, TRIAGE_STATUSES } from "../../../api/vocabulary";
 import { measuresSpeed } from "../../../lib/units";
 
 /** What each triage status means; a status the service adds must be explained here, or tsc fails. */
@@ -21,20 +21,18 @@ type SizeInput = Pick<Regression, "direction" | "relative_change"> & {
   series: Pick<Regression["series"], "base_unit" | "direction">;
 };
 
-/** "+30.0 % slower", "−20.0 % slower" (throughput fell), "+12.5 % better" (a non-speed unit). */
+/**
+ * "+30.0% slower", "−20.0% slower" (throughput fell), "+12.5% worse" (a non-speed unit): the
+ * service's wording of a change (`compare.baseline.word_change_size`), with its words from the
+ * vocabulary; `WORDING_EXAMPLES` holds the service's own sentences, and the tests check these
+ * read the same.
+ */
 export function formatSize(change: SizeInput): string {
   const percent = change.relative_change * 100;
   const digits = Math.abs(percent) >= 100 ? 0 : 1;
   const sign = percent > 0 ? "+" : percent < 0 ? "−" : "";
-  const worse = change.direction === "regression";
-  const word = measuresSpeed(change.series.base_unit)
-    ? worse
-      ? "slower"
-      : "faster"
-    : worse
-      ? "worse"
-      : "better";
-  return `${sign}${Math.abs(percent).toFixed(digits)} % ${word}`;
+  const words = CHANGE_WORDS[measuresSpeed(change.series.base_unit) ? "speed" : "other"];
+  return `${sign}${Math.abs(percent).toFixed(digits)}% ${words[change.direction]}`;
 }
 
 /** "+29.4 %", "−3.0 %": a relative change with its sign, one decimal. */
