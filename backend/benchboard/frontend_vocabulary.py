@@ -9,7 +9,12 @@ from dataclasses import asdict
 
 from benchboard.compare.baseline import word_change_size
 from benchboard.series.schemas import SERIES_PAGE_MAX
-from benchboard.vocabulary import CHANGE_DIRECTIONS, CHANGE_WORDS, TRIAGE_STATUSES
+from benchboard.vocabulary import (
+    CHANGE_DIRECTIONS,
+    CHANGE_WORDS,
+    TRIAGE_STATUSES,
+    ChangeDirection,
+)
 from benchboard_ingest.vocabulary import (
     DIRECTIONS,
     MODES,
@@ -32,12 +37,10 @@ def _const(name: str, value: object) -> str:
 def _wording_examples() -> list[dict[str, object]]:
     """The service's own wording of a few changes: the dashboard's tests check that its
     sentences read the same (one wording, two languages)."""
-    changes = [
+    changes: list[tuple[float, ChangeDirection, str]] = [
         (0.25, "regression", "s"),
         (-0.08, "regression", "ops/s"),
         (0.031, "regression", "B"),
-    ]
-    changes += [
         (-0.6, "improvement", "s"),
         (0.004, "improvement", "count"),
         (2.5, "regression", "percent"),

@@ -25,13 +25,9 @@ from benchboard.compare.schemas import (
     VerdictBasis,
     VerdictCounts,
 )
-from benchboard.compare.verdict import (
-    MIN_RELATIVE_CHANGE,
-    SIGNIFICANCE,
-    Judgement,
-    judge_against_baseline,
-)
+from benchboard.compare.verdict import Judgement, judge_against_baseline
 from benchboard.detection.detect import Observation
+from benchboard.detection.thresholds import MIN_RELATIVE_CHANGE, SIGNIFICANCE
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import Result, Run, Series
 from benchboard.runs.queries import get_run_summary

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from benchboard.detection.detect import Observation, detect_changes
+from benchboard.detection.thresholds import MIN_HISTORY_RUNS, MIN_RELATIVE_CHANGE, SIGNIFICANCE
 from benchboard.stats.noise import (
     LevelDifference,
     RunLevel,
@@ -54,10 +55,6 @@ from benchboard.stats.noise import (
     satterthwaite,
 )
 from benchboard.vocabulary import BaselineVerdict, VerdictBasisMethod
-
-SIGNIFICANCE = 0.01
-MIN_RELATIVE_CHANGE = 0.02
-MIN_HISTORY_RUNS = 3
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from benchboard.detection.segmentation import Segmenter, relative
-from benchboard.detection.short import SHORT_SEGMENT, ShortChange, find_short_change
+from benchboard.detection.short import ShortChange, find_short_change
+from benchboard.detection.thresholds import (
+    MIN_RELATIVE_CHANGE,
+    RANK_RUNS_AFTER,
+    SHORT_SEGMENT,
+    SIGNIFICANCE,
+)
 from benchboard.stats.noise import LevelDifference, RunLevel, compare_levels, run_level
 from benchboard.vocabulary import ChangeDirection, DetectionTest
 
@@ -169,9 +175,9 @@ def detect_changes(
     observations: Sequence[Observation] | Runs,
     *,
     higher_is_better: bool,
-    min_relative_change: float = 0.02,
-    significance: float = 0.01,
-    min_runs: int = 3,
+    min_relative_change: float = MIN_RELATIVE_CHANGE,
+    significance: float = SIGNIFICANCE,
+    min_runs: int = RANK_RUNS_AFTER,
 ) -> list[DetectedChange]:
     """Find the level changes in a series, oldest observation first.
 

@@ -22,17 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from benchboard.detection.segmentation import relative
+from benchboard.detection.thresholds import (
+    NOISE_GUARD,
+    PROVISIONAL_SPREAD_GUARD,
+    REPLICATE_SIDES,
+    SHORT_SIGNIFICANCE,
+    VALUE_ONLY_SIDES,
+)
 from benchboard.stats.noise import LevelDifference, RunLevel, compare_levels, critical_t
-
-# The newest segment is judged by the t-test only while shorter than this (the shortest
-# window of the rank search): with more runs ranks reach significance and keep their
-# immunity to outliers and skew.
-SHORT_SEGMENT = 16
-SHORT_SIGNIFICANCE = 0.1  # times the detector's significance
-NOISE_GUARD = 4.0
-PROVISIONAL_SPREAD_GUARD = 5.0
-VALUE_ONLY_SIDES = (3, 2)  # runs before, after
-REPLICATE_SIDES = (2, 1)
 
 
 @dataclass(frozen=True)

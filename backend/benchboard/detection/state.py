@@ -33,11 +33,14 @@ from scipy import stats as scipy_stats
 
 from benchboard.detection.detect import Observation, Runs, detect_changes
 from benchboard.detection.segmentation import relative
-from benchboard.detection.short import (
+from benchboard.detection.thresholds import (
+    MIN_RELATIVE_CHANGE,
     NOISE_GUARD,
+    RANK_RUNS_AFTER,
     REPLICATE_SIDES,
     SHORT_SEGMENT,
     SHORT_SIGNIFICANCE,
+    SIGNIFICANCE,
     VALUE_ONLY_SIDES,
 )
 from benchboard.stats.noise import (
@@ -48,10 +51,6 @@ from benchboard.stats.noise import (
     sample_variance,
 )
 from benchboard.vocabulary import DetectionReadiness
-
-MIN_RELATIVE_CHANGE = 0.02
-SIGNIFICANCE = 0.01
-RANK_RUNS_AFTER = 3
 
 
 @dataclass(frozen=True)

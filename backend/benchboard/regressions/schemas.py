@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
+from benchboard.detection.thresholds import sides_needed_text
 from benchboard.errors import NO_NUL
 from benchboard.series.schemas import SeriesIdentity
 from benchboard.vocabulary import (
@@ -80,8 +81,8 @@ class HistorySupport(BaseModel):
     series: int = Field(description="Series matching the filters (default branch)")
     short_series: int = Field(
         description="Of those, series whose detection state is not_enough_history: fewer runs"
-        " since the last change or baseline reset than a change needs (3 before it and 2 after;"
-        " with replicates 2 and 1), or a possible step with too few runs on one side"
+        f" since the last change or baseline reset than a change needs ({sides_needed_text()}),"
+        " or a possible step with too few runs on one side"
     )
 
     text: str

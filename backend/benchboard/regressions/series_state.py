@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 
 from benchboard.detection import state
 from benchboard.detection.detect import Runs
-from benchboard.detection.short import SHORT_SEGMENT
 from benchboard.detection.state import detection_state, too_short_for_a_change
+from benchboard.detection.thresholds import SHORT_SEGMENT, sides_needed_text
 from benchboard.errors import NotFound
 from benchboard.models import Hardware, Regression, Series
 from benchboard.regressions.histories import History, read_histories, since_baseline
@@ -80,8 +80,8 @@ def _support_text(series: int, short: int) -> str:
     return (
         f"{short} of the {series} series matching these filters "
         f"{'has' if short == 1 else 'have'} too little history for change detection to judge "
-        "yet: fewer runs than a change needs (3 before it and 2 after; 2 and 1 with "
-        "replicates, counted from the last change or baseline reset), or a possible step "
+        f"yet: fewer runs than a change needs ({sides_needed_text()}, counted from the last "
+        "change or baseline reset), or a possible step "
         "with too few runs before or after it. Each series' History page says which."
     )
 
