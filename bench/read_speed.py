@@ -71,8 +71,8 @@ from benchboard.partitions import create_months, month_of, months_between, parti
 from benchboard.runs.resolve import SERIES_COPY
 from benchboard.runs.service import RESULT_COPY, RUN_COPY
 from benchboard.series import snapshots
-from benchboard.series.identity import canonical_params, series_fingerprint
-from benchboard_ingest.vocabulary import unit_info
+from benchboard.series.identity import series_fingerprint
+from benchboard_ingest.vocabulary import canonical_params, unit_info
 
 SUITES = (
     "sync-vs-async-io",

@@ -18,6 +18,8 @@ from benchboard.vocabulary import (
 from benchboard_ingest.vocabulary import (
     DIRECTIONS,
     MODES,
+    RESULT_IDENTITY_FIELDS,
+    SERIES_IDENTITY_FIELDS,
     SPEED_DIMENSIONS,
     UNIT_ALIASES,
     UNITS,
@@ -67,6 +69,8 @@ def typescript_vocabulary() -> str:
             _const("UNIT_ALIASES", UNIT_ALIASES),
             _const("DIRECTIONS", list(DIRECTIONS)),
             _const("MODES", list(MODES)),
+            _const("SERIES_IDENTITY_FIELDS", list(SERIES_IDENTITY_FIELDS)),
+            _const("RESULT_IDENTITY_FIELDS", list(RESULT_IDENTITY_FIELDS)),
             _const("SPEED_DIMENSIONS", sorted(SPEED_DIMENSIONS)),
             _const("CHANGE_DIRECTIONS", list(CHANGE_DIRECTIONS)),
             _const("CHANGE_WORDS", CHANGE_WORDS),

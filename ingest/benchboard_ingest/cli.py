@@ -36,7 +36,7 @@ from .imports.runs import ImportUsageError
 from .imports.sources import SourceNotFound
 from .model import SourceRun
 from .run import SUITE_SLUG, RunOptions, build_run, with_record
-from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE
+from .vocabulary import DIRECTIONS, UNITS, UNKNOWN_LANGUAGE, result_identity
 
 EXIT_OK, EXIT_USAGE, EXIT_PARSE, EXIT_REJECTED, EXIT_UNAVAILABLE = 0, 2, 3, 4, 5
 EXIT_REGRESSION = 6
@@ -303,21 +303,7 @@ def _warn_duplicates(args: argparse.Namespace, results: list[dict[str, Any]]) ->
     """Two results of one series in one run usually mean files that need --variant."""
     seen: set[str] = set()
     for result in results:
-        identity = json.dumps(
-            [
-                result.get(k)
-                for k in (
-                    "benchmark",
-                    "params",
-                    "language",
-                    "implementation",
-                    "mode",
-                    "variant",
-                    "metric",
-                )
-            ],
-            sort_keys=True,
-        )
+        identity = result_identity(result)
         if identity in seen:
             _progress(
                 args,

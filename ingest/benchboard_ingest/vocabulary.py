@@ -8,8 +8,10 @@ the ingest CLI installs without the service.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 Direction = Literal["lower", "higher"]
 DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
@@ -123,6 +125,46 @@ def normalize_unit(unit: str) -> str:
 def unit_info(unit: str) -> Unit:
     """The unit a contract unit name stands for; KeyError for names outside the contract."""
     return UNITS[normalize_unit(unit)]
+
+
+# The fields that name a series (the contract's series identity), in the order its
+# fingerprint hashes them: the run's suite and machine, the others from each result.
+SERIES_IDENTITY_FIELDS = (
+    "suite",
+    "benchmark",
+    "params",
+    "language",
+    "implementation",
+    "mode",
+    "variant",
+    "hardware",
+    "metric",
+)
+RESULT_IDENTITY_FIELDS = tuple(f for f in SERIES_IDENTITY_FIELDS if f not in ("suite", "hardware"))
+
+
+def canonical_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Integral floats become ints so that `10000` and `10000.0` name the same series
+    (those that fit 64 bits: series stored before integers past 64 bits were kept
+    exactly hold them as floats, and keep their fingerprints)."""
+    return {key: _canonical_number(value) for key, value in params.items()}
+
+
+def _canonical_number(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+def result_identity(result: Mapping[str, Any], *run_fields: object) -> str:
+    """A key equal for two results of one series: `run_fields` (the suite and machine,
+    where results of several runs meet), then the result's identity fields, params
+    canonical as the service hashes them."""
+    fields = [
+        canonical_params(result.get(key) or {}) if key == "params" else result.get(key)
+        for key in RESULT_IDENTITY_FIELDS
+    ]
+    return json.dumps([*run_fields, *fields], sort_keys=True)
 
 
 def measures_speed(unit: str) -> bool:

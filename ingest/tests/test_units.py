@@ -9,6 +9,7 @@ from benchboard_ingest.units import (
     parse_size,
     parse_time,
 )
+from benchboard_ingest.vocabulary import result_identity
 
 
 def test_wrk_sizes_are_1024_based() -> None:
@@ -46,3 +47,14 @@ def test_thousands_separators() -> None:
 def test_garbage_is_rejected(text: str) -> None:
     with pytest.raises(ValueError, match="not a"):
         parse_time(text)
+
+
+def test_result_identity_reads_integral_params_as_the_service_does() -> None:
+    # The CLI's duplicate warning and the peers' folding key results as the service's
+    # fingerprint does: 10000 and 10000.0 name one series, 10000.5 another.
+    one = {"benchmark": "b", "params": {"n": 10000}, "language": "go", "metric": "time"}
+    same = {**one, "params": {"n": 10000.0}}
+    other = {**one, "params": {"n": 10000.5}}
+    assert result_identity(one) == result_identity(same)
+    assert result_identity(one) != result_identity(other)
+    assert result_identity(one, "suite-a") != result_identity(one, "suite-b")

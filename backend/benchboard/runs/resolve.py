@@ -17,8 +17,8 @@ from benchboard.bulk import CopyLayout, driver_connection
 from benchboard.errors import FieldError, ValidationFailed
 from benchboard.models import Series
 from benchboard.runs.schemas import ResultUpload, RunUpload
-from benchboard.series.identity import canonical_params, series_fingerprint
-from benchboard_ingest.vocabulary import normalize_unit, unit_info
+from benchboard.series.identity import series_fingerprint
+from benchboard_ingest.vocabulary import canonical_params, normalize_unit, unit_info
 
 
 class SeriesRow(NamedTuple):

@@ -7,19 +7,7 @@ from typing import Any
 import orjson
 
 from benchboard import exact_json
-
-
-def canonical_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Integral floats become ints so that `10000` and `10000.0` name the same series
-    (those that fit 64 bits: series stored before integers past 64 bits were kept
-    exactly hold them as floats, and keep their fingerprints)."""
-    return {key: _canonical_number(value) for key, value in params.items()}
-
-
-def _canonical_number(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
-        return int(value)
-    return value
+from benchboard_ingest.vocabulary import SERIES_IDENTITY_FIELDS, canonical_params
 
 
 def series_fingerprint(
@@ -34,15 +22,16 @@ def series_fingerprint(
     hardware: str,
     metric: str,
 ) -> bytes:
-    identity = [
-        suite,
-        benchmark,
-        canonical_params(params),
-        language,
-        implementation,
-        mode,
-        variant,
-        hardware,
-        metric,
-    ]
+    fields = {
+        "suite": suite,
+        "benchmark": benchmark,
+        "params": canonical_params(params),
+        "language": language,
+        "implementation": implementation,
+        "mode": mode,
+        "variant": variant,
+        "hardware": hardware,
+        "metric": metric,
+    }
+    identity = [fields[name] for name in SERIES_IDENTITY_FIELDS]
     return hashlib.sha256(exact_json.dumps(identity, option=orjson.OPT_SORT_KEYS)).digest()

@@ -154,6 +154,28 @@ export const MODES = [
   "async"
 ] as const;
 
+export const SERIES_IDENTITY_FIELDS = [
+  "suite",
+  "benchmark",
+  "params",
+  "language",
+  "implementation",
+  "mode",
+  "variant",
+  "hardware",
+  "metric"
+] as const;
+
+export const RESULT_IDENTITY_FIELDS = [
+  "benchmark",
+  "params",
+  "language",
+  "implementation",
+  "mode",
+  "variant",
+  "metric"
+] as const;
+
 export const SPEED_DIMENSIONS = [
   "bandwidth",
   "operation_rate",

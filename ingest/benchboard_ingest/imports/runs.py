@@ -8,7 +8,6 @@ service answers "existing" for every run it already holds.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import Any
 from ..model import ParseContext, Skipped, SourceRun
 from ..overrides import apply_overrides
 from ..run import MAX_NAME, SUITE_SLUG, RunOptions, build_run, fitted_hardware, fitted_map
-from ..vocabulary import UNKNOWN_LANGUAGE, unit_info
+from ..vocabulary import UNKNOWN_LANGUAGE, result_identity, unit_info
 
 # Fixed forever: changing it would give every imported run a new id.
 IMPORT_NAMESPACE = uuid.UUID("5b0c3e0e-6f7d-4f0c-9a55-4e2f3b1d9a15")
@@ -153,12 +152,7 @@ def _one_unit_per_series(
     whole batch with it): a later figure in another dimension is reported, not sent."""
     kept = []
     for result in results:
-        identity = json.dumps(
-            [suite, machine]
-            + [result.get(k) for k in ("benchmark", "params", "language", "implementation")]
-            + [result.get(k) for k in ("mode", "variant", "metric")],
-            sort_keys=True,
-        )
+        identity = result_identity(result, suite, machine)
         base = unit_info(result["unit"]).base_unit
         first = units.setdefault(identity, base)
         if first != base:

@@ -8,7 +8,6 @@ way, so the same label means the same series whichever tracker it came from.
 from __future__ import annotations
 
 import ast
-import json
 import re
 import statistics
 from datetime import UTC, datetime
@@ -17,7 +16,7 @@ from decimal import Decimal
 from ..jsonutil import JsonNode
 from ..model import Measure, ParamValue, Result, Skipped
 from ..units import UnitLabel, read_unit_label
-from ..vocabulary import Direction, unit_info
+from ..vocabulary import Direction, result_identity, unit_info
 from ._stats import summarize
 
 # A metric named after what its unit measures, for records that name no metric.
@@ -111,7 +110,7 @@ def fold_repeats(results: list[Result]) -> tuple[list[Result], list[Skipped]]:
     become samples with their mean as the value; a repeat in another unit is skipped."""
     groups: dict[str, list[Result]] = {}
     for result in results:
-        groups.setdefault(_identity(result), []).append(result)
+        groups.setdefault(result_identity(result), []).append(result)
     folded: list[Result] = []
     skipped: list[Skipped] = []
     for group in groups.values():
@@ -134,8 +133,3 @@ def fold_repeats(results: list[Result]) -> tuple[list[Result], list[Skipped]]:
         merged["stats"]["n"] = len(values)
         folded.append(merged)
     return folded, skipped
-
-
-def _identity(result: Result) -> str:
-    keys = ("benchmark", "params", "language", "implementation", "mode", "variant", "metric")
-    return json.dumps([result.get(key) for key in keys], sort_keys=True)

@@ -1,13 +1,11 @@
 import type { MatchedResult, UnmatchedResult } from "../../../api/types";
+import type { RESULT_IDENTITY_FIELDS } from "../../../api/vocabulary";
 import { formatParams } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
 import { formatValue } from "../../../lib/units";
 import { formatChange, formatPValue, VERDICT_TEXT } from "../lib/changes";
 
-type Identity = Pick<
-  MatchedResult,
-  "benchmark" | "params" | "language" | "implementation" | "mode" | "variant" | "metric"
->;
+type Identity = Pick<MatchedResult, (typeof RESULT_IDENTITY_FIELDS)[number]>;
 
 function identityColumns<Row extends Identity>(): Column<Row>[] {
   return [
