@@ -33,8 +33,12 @@ def recent_results(
     ).where(Result.series_id == ids.c.id)
     if until is not None:
         recent = recent.where(Result.started_at <= until)
+    # Ties in time broken by run id, as detection's reader breaks them (regressions/
+    # histories.py): a verdict and a detected change see the same runs in the same order.
     lateral = (
-        recent.order_by(Result.started_at.desc(), Result.id.desc()).limit(window).lateral("recent")
+        recent.order_by(Result.started_at.desc(), Result.run_id.desc())
+        .limit(window)
+        .lateral("recent")
     )
     rows = session.execute(
         select(ids.c.id.label("series_id"), *lateral.c).join(lateral, literal_column("true"))
