@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.detection.detect import DetectedChange, Evidence
 from benchboard.models import Regression, RegressionEvent, Run
+from benchboard.regressions.schemas import EventChanges
 
 DETECTOR = "detector"
 
@@ -184,4 +185,5 @@ def _started_at(session: Session, keys: list[str]) -> dict[str, datetime]:
 
 
 def _event(regression_id: int, changes: dict[str, Any]) -> dict[str, Any]:
-    return {"regression_id": regression_id, "actor": DETECTOR, "changes": changes}
+    event = EventChanges.model_validate(changes).model_dump(mode="json", exclude_unset=True)
+    return {"regression_id": regression_id, "actor": DETECTOR, "changes": event}

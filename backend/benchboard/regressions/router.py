@@ -86,7 +86,13 @@ def triage_regression(
     return service.triage_regression(session, regression_id, triage, actor=token)
 
 
-@router.get("/{regression_id}/history", dependencies=[ReadAccess], responses=_NOT_FOUND)
+# exclude_unset: an event carries only the fields it changed (EventChanges).
+@router.get(
+    "/{regression_id}/history",
+    dependencies=[ReadAccess],
+    responses=_NOT_FOUND,
+    response_model_exclude_unset=True,
+)
 def get_regression_history(regression_id: Id64, session: SessionDep) -> RegressionHistory:
     """Who changed what, when (the detector included)."""
     return service.get_regression_history(session, regression_id)

@@ -2,7 +2,7 @@
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
@@ -98,11 +98,35 @@ class RegressionTriage(BaseModel):
     links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = None
 
 
+class DetectedEvent(BaseModel):
+    """The detector's finding when it stored the change."""
+
+    # Fields in jsonb's key order (shorter names first), the order they are read back in.
+    confidence: float
+    provisional: bool
+    relative_change: float
+
+
+class EventChanges(BaseModel):
+    """What one audit event changed: each field as [before, after], or the detector's
+    finding. Only the fields the event changed are present: it is stored and sent with
+    `exclude_unset`. The detector (pipeline/changes.py) and triage (service.py) both write
+    through this model."""
+
+    # Fields in jsonb's key order (shorter names first), the order they are read back in.
+    note: tuple[str | None, str | None] | None = None
+    links: tuple[list[str], list[str]] | None = None
+    status: tuple[TriageStatus, TriageStatus] | None = None
+    detected: DetectedEvent | None = None
+    retracted: tuple[bool, bool] | None = None
+    provisional: tuple[bool, bool] | None = None
+
+
 class RegressionEventOut(BaseModel):
     id: int
     actor: str
     at: datetime
-    changes: dict[str, Any]
+    changes: EventChanges
 
 
 class RegressionHistory(BaseModel):

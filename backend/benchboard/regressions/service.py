@@ -18,6 +18,7 @@ from benchboard.models import (
 from benchboard.pagination import Keyset, keyset_page
 from benchboard.regressions.schemas import (
     DetectionEvidence,
+    EventChanges,
     RegressionEventOut,
     RegressionHistory,
     RegressionOut,
@@ -161,7 +162,8 @@ def triage_regression(
         setattr(regression, field, value)
     if changes:
         regression.updated_at = datetime.now(UTC)
-        session.add(RegressionEvent(regression_id=regression.id, actor=actor.name, changes=changes))
+        event = EventChanges.model_validate(changes).model_dump(mode="json", exclude_unset=True)
+        session.add(RegressionEvent(regression_id=regression.id, actor=actor.name, changes=event))
     session.flush()
     return get_regression(session, regression_id)
 
@@ -175,6 +177,9 @@ def get_regression_history(session: Session, regression_id: int) -> RegressionHi
     )
     return RegressionHistory(
         items=[
-            RegressionEventOut(id=e.id, actor=e.actor, at=e.at, changes=e.changes) for e in events
+            RegressionEventOut(
+                id=e.id, actor=e.actor, at=e.at, changes=EventChanges.model_validate(e.changes)
+            )
+            for e in events
         ]
     )

@@ -129,6 +129,9 @@ def test_every_change_is_in_the_audit_trail(
     _patch(client, regression_id, {"links": ["https://example.org/issues/1"]}, maintain_token)
     events = client.get(f"/api/v1/regressions/{regression_id}/history").json()["items"]
     assert [e["actor"] for e in events] == ["detector", "test-maintain", "test-maintain"]
+    # Each event carries only what it changed (EventChanges): the detector its finding.
+    assert list(events[0]["changes"]) == ["detected"]
+    assert set(events[0]["changes"]["detected"]) == {"relative_change", "confidence", "provisional"}
     assert events[1]["changes"] == {
         "status": ["untriaged", "investigating"],
         "note": [None, "bisecting"],

@@ -795,6 +795,18 @@ export interface components {
             value_base: number;
         };
         /**
+         * DetectedEvent
+         * @description The detector's finding when it stored the change.
+         */
+        DetectedEvent: {
+            /** Confidence */
+            confidence: number;
+            /** Provisional */
+            provisional: boolean;
+            /** Relative Change */
+            relative_change: number;
+        };
+        /**
          * DetectionEvidence
          * @description What a detected change rests on (regressions.detect.Evidence).
          */
@@ -875,6 +887,41 @@ export interface components {
             fields: components["schemas"]["FieldError"][];
             /** Message */
             message: string;
+        };
+        /**
+         * EventChanges
+         * @description What one audit event changed: each field as [before, after], or the detector's
+         *     finding. Only the fields the event changed are present: it is stored and sent with
+         *     `exclude_unset`. The detector (pipeline/changes.py) and triage (service.py) both write
+         *     through this model.
+         */
+        EventChanges: {
+            detected?: components["schemas"]["DetectedEvent"] | null;
+            /** Links */
+            links?: [
+                string[],
+                string[]
+            ] | null;
+            /** Note */
+            note?: [
+                string | null,
+                string | null
+            ] | null;
+            /** Provisional */
+            provisional?: [
+                boolean,
+                boolean
+            ] | null;
+            /** Retracted */
+            retracted?: [
+                boolean,
+                boolean
+            ] | null;
+            /** Status */
+            status?: [
+                "untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid",
+                "untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid"
+            ] | null;
         };
         /** FacetValue */
         FacetValue: {
@@ -1393,10 +1440,7 @@ export interface components {
              * Format: date-time
              */
             at: string;
-            /** Changes */
-            changes: {
-                [key: string]: unknown;
-            };
+            changes: components["schemas"]["EventChanges"];
             /** Id */
             id: number;
         };

@@ -79,9 +79,9 @@ describe("describeChanges", () => {
   });
 
   it("states what the detector found and retracted", () => {
-    expect(describeChanges({ detected: { relative_change: 0.3, confidence: 0.99 } })).toEqual([
-      "detected +30.0 %, confidence 99 %",
-    ]);
+    expect(
+      describeChanges({ detected: { relative_change: 0.3, confidence: 0.99, provisional: false } }),
+    ).toEqual(["detected +30.0 %, confidence 99 %"]);
     expect(describeChanges({ retracted: [false, true] })).toEqual([
       "retracted: later runs no longer show it",
     ]);

@@ -1,5 +1,5 @@
 /** How regressions read: their size, confidence, status and audit trail. */
-import type { DetectionEvidence, Regression, RegressionStatus } from "../../../api/types";
+import type { DetectionEvidence, Regression, RegressionEvent, RegressionStatus } from "../../../api/types";
 import { CHANGE_WORDS, TRIAGE_STATUSES } from "../../../api/vocabulary";
 import { measuresSpeed } from "../../../lib/units";
 
@@ -91,16 +91,22 @@ function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** One line per change of an audit-trail event: "status: untriaged → acknowledged". */
-export function describeChanges(changes: Record<string, unknown>): string[] {
+/** An event's changes as the client reads them: the client widens each [before, after] to an array. */
+type AuditChanges = Pick<RegressionEvent["changes"], "detected"> & {
+  retracted?: readonly boolean[] | null;
+} & Readonly<Record<string, unknown>>;
+
+/**
+ * One line per change of an audit-trail event (`EventChanges`: only what the event changed):
+ * "status: untriaged → acknowledged", "detected +30.0 %, confidence 99 %".
+ */
+export function describeChanges(changes: AuditChanges): string[] {
   return Object.entries(changes).map(([field, change]) => {
-    if (field === "detected" && change && typeof change === "object" && !Array.isArray(change)) {
-      const { relative_change, confidence } = change as { relative_change?: unknown; confidence?: unknown };
-      const size = typeof relative_change === "number" ? signedPercent(relative_change) : "";
-      const sure = typeof confidence === "number" ? `, confidence ${formatConfidence(confidence)}` : "";
-      return `detected ${size}${sure}`.trim();
+    if (field === "detected" && changes.detected) {
+      const { relative_change, confidence } = changes.detected;
+      return `detected ${signedPercent(relative_change)}, confidence ${formatConfidence(confidence)}`;
     }
-    if (field === "retracted" && Array.isArray(change) && change[1] === true)
+    if (field === "retracted" && changes.retracted?.[1] === true)
       return "retracted: later runs no longer show it";
     if (Array.isArray(change) && change.length === 2)
       return `${field}: ${show(change[0])} → ${show(change[1])}`;
