@@ -8,6 +8,7 @@ import json
 from dataclasses import asdict
 
 from benchboard.compare.baseline import word_change_size
+from benchboard.findings.wording import format_factor, word_ratio
 from benchboard.series.schemas import SERIES_PAGE_MAX
 from benchboard.vocabulary import (
     CHANGE_DIRECTIONS,
@@ -23,6 +24,7 @@ from benchboard_ingest.vocabulary import (
     SPEED_DIMENSIONS,
     UNIT_ALIASES,
     UNITS,
+    Direction,
 )
 
 HEADER = """/**
@@ -58,6 +60,41 @@ def _wording_examples() -> list[dict[str, object]]:
     ]
 
 
+def _ratio_examples() -> list[dict[str, object]]:
+    """The verdict and factor a study's finding gives a few ratios: the Modes page and the
+    leaderboard must word the same ratio the same way."""
+    ratios: list[tuple[float, Direction, str, str]] = [
+        (2.087, "lower", "s", "time"),
+        (1 / 1.048, "lower", "s", "time"),
+        (0.403, "higher", "ops/s", "throughput"),
+        (2.0, "lower", "count", "allocated_objects"),
+        (0.5, "higher", "B", "cache_size"),
+        (1.0004, "lower", "s", "time"),
+    ]
+    examples: list[dict[str, object]] = []
+    for ratio, direction, unit, metric in ratios:
+        _, verdict, factor = word_ratio(
+            ratio,
+            numerator="async",
+            denominator="sync",
+            metric=metric,
+            base_unit=unit,
+            direction=direction,
+            context=None,
+        )
+        examples.append(
+            {
+                "ratio": ratio,
+                "direction": direction,
+                "base_unit": unit,
+                "metric": metric,
+                "verdict": verdict,
+                "factor": format_factor(factor),
+            }
+        )
+    return examples
+
+
 def typescript_vocabulary() -> str:
     units = {
         name: {k: v for k, v in asdict(unit).items() if k != "name"} for name, unit in UNITS.items()
@@ -75,6 +112,7 @@ def typescript_vocabulary() -> str:
             _const("CHANGE_DIRECTIONS", list(CHANGE_DIRECTIONS)),
             _const("CHANGE_WORDS", CHANGE_WORDS),
             _const("WORDING_EXAMPLES", _wording_examples()),
+            _const("RATIO_EXAMPLES", _ratio_examples()),
             _const("TRIAGE_STATUSES", list(TRIAGE_STATUSES)),
             _const("SERIES_PAGE_MAX", SERIES_PAGE_MAX),
             "export type UnitName = keyof typeof UNITS;\n",

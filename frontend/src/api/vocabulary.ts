@@ -238,6 +238,57 @@ export const WORDING_EXAMPLES = [
   }
 ] as const;
 
+export const RATIO_EXAMPLES = [
+  {
+    "ratio": 2.087,
+    "direction": "lower",
+    "base_unit": "s",
+    "metric": "time",
+    "verdict": "slower",
+    "factor": "2.09×"
+  },
+  {
+    "ratio": 0.9541984732824427,
+    "direction": "lower",
+    "base_unit": "s",
+    "metric": "time",
+    "verdict": "faster",
+    "factor": "1.05×"
+  },
+  {
+    "ratio": 0.403,
+    "direction": "higher",
+    "base_unit": "ops/s",
+    "metric": "throughput",
+    "verdict": "slower",
+    "factor": "2.48×"
+  },
+  {
+    "ratio": 2.0,
+    "direction": "lower",
+    "base_unit": "count",
+    "metric": "allocated_objects",
+    "verdict": "more",
+    "factor": "2×"
+  },
+  {
+    "ratio": 0.5,
+    "direction": "higher",
+    "base_unit": "B",
+    "metric": "cache_size",
+    "verdict": "fewer",
+    "factor": "2×"
+  },
+  {
+    "ratio": 1.0004,
+    "direction": "lower",
+    "base_unit": "s",
+    "metric": "time",
+    "verdict": "same",
+    "factor": "1×"
+  }
+] as const;
+
 export const TRIAGE_STATUSES = [
   "untriaged",
   "acknowledged",

@@ -11,7 +11,7 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "../../lib/colors";
-import type { FactorVerdict } from "../../lib/factor";
+import type { Comparison } from "../../lib/factor";
 import { formatRatioTick } from "../../lib/logScale";
 import { wrapText } from "../../lib/wrapText";
 import { WrappedTick } from "./WrappedTick";
@@ -22,18 +22,14 @@ export interface RatioBar {
   label: string;
   logRatio: number;
   error: [number, number] | null;
-  wording: { text: string; verdict: FactorVerdict };
+  wording: { text: string } & Pick<Comparison, "better">;
   ratio: number;
 }
 
-/** How a ratio reads for async: its bar's colour. */
-const VERDICT_FILL = {
-  faster: OKABE_ITO.bluishGreen,
-  better: OKABE_ITO.bluishGreen,
-  slower: OKABE_ITO.vermillion,
-  worse: OKABE_ITO.vermillion,
-  same: OKABE_ITO.grey,
-} as const satisfies Record<FactorVerdict, string>;
+/** How a ratio reads for async (better, worse, about the same): its bar's colour. */
+function barFill(better: boolean | null): string {
+  return better === null ? OKABE_ITO.grey : better ? OKABE_ITO.bluishGreen : OKABE_ITO.vermillion;
+}
 
 interface RatioBarChartProps {
   rows: readonly RatioBar[];
@@ -91,7 +87,7 @@ export function RatioBarChart({ rows, ticks, narrow }: RatioBarChartProps) {
         />
         <Bar dataKey="logRatio" isAnimationActive={false} name="async / sync">
           {rows.map((row) => (
-            <Cell key={row.key} fill={VERDICT_FILL[row.wording.verdict]} />
+            <Cell key={row.key} fill={barFill(row.wording.better)} />
           ))}
           <ErrorBar
             dataKey={(row: RatioBar) => row.error ?? undefined}

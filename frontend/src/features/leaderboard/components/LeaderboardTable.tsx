@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { verdictClass } from "../../../lib/factor";
 import { historyHref } from "../../../lib/filters";
 import { directionText, formatValue } from "../../../lib/units";
 import { type BoardEntry, factorText } from "../lib/board";
@@ -53,7 +54,7 @@ export function LeaderboardTable({ caption, entries, unit, baseline }: Leaderboa
                 <td className="bar-cell" aria-hidden="true">
                   <span className="board-bar" style={{ width: `${Math.max(entry.bar * 100, 0.5)}%` }} />
                 </td>
-                <td data-column="factor" className={against ? `verdict-${against.verdict}` : undefined}>
+                <td data-column="factor" className={against ? verdictClass(against) : undefined}>
                   {factorText(entry, baselineId)}
                 </td>
               </tr>

@@ -52,7 +52,7 @@ describe("rankBoard", () => {
       [1, "go · net/http", 61000],
       [2, "dart · conduit", 18000],
     ]);
-    expect(entries[0]?.vsBest).toEqual({ factor: 1, verdict: "same" });
+    expect(entries[0]?.vsBest).toEqual({ factor: 1, verdict: "same", better: null });
     expect(entries[1]?.vsBest.verdict).toBe("slower");
     expect(entries[1]?.vsBest.factor).toBeCloseTo(3.389, 3);
     expect(entries[1]?.bar).toBeCloseTo(18000 / 61000);
@@ -67,7 +67,7 @@ describe("rankBoard", () => {
     expect(entries.map((e) => e.series.mode)).toEqual(["sync", "async"]);
     expect(entries[1]?.vsBaseline?.verdict).toBe("slower");
     expect(entries[1]?.vsBaseline?.factor).toBeCloseTo(119.898 / 57.444, 6);
-    expect(entries[0]?.vsBaseline).toEqual({ factor: 1, verdict: "same" });
+    expect(entries[0]?.vsBaseline).toEqual({ factor: 1, verdict: "same", better: null });
   });
 
   it("names what tells merged series apart", () => {

@@ -117,7 +117,7 @@ export function rankBoard(
     vsBest:
       best > 0
         ? compareRatio(s.latest.value_base / best, direction, baseUnit)
-        : { factor: 1, verdict: "same" },
+        : { factor: 1, verdict: "same", better: null },
     vsBaseline:
       baseline !== undefined && baseline > 0
         ? compareRatio(s.latest.value_base / baseline, direction, baseUnit)

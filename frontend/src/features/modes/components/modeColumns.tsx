@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { verdictClass } from "../../../lib/factor";
 import { historyHref } from "../../../lib/filters";
 import { formatParams } from "../../../lib/identity";
 import type { Column } from "../../../lib/table";
@@ -42,8 +43,8 @@ export const modeColumns: Column<RatioRow>[] = [
     id: "wording",
     header: "Reading",
     text: (r) => r.wording.text,
-    sortValue: (r) => (["faster", "better"].includes(r.wording.verdict) ? -1 : 1) * r.wording.factor,
-    render: (r) => <span className={`verdict-${r.wording.verdict}`}>{r.wording.text}</span>,
+    sortValue: (r) => (r.wording.better ? -1 : 1) * r.wording.factor,
+    render: (r) => <span className={verdictClass(r.wording)}>{r.wording.text}</span>,
     pin: true,
     width: 170,
   },

@@ -3,28 +3,29 @@
  * service (`ModePair.interval`, computed with SciPy in `benchboard.stats.intervals`).
  */
 import type { ModePair } from "../../../api/types";
-import { compareRatio, type FactorVerdict, formatFactor } from "../../../lib/factor";
+import { type Comparison, compareRatio, comparisonText } from "../../../lib/factor";
 import type { Direction } from "../../../lib/units";
 
 export type RatioInterval = NonNullable<ModePair["interval"]>;
 
-export interface RatioWording {
-  /** "async 2.09× slower". */
+export interface RatioWording extends Comparison {
+  /** "async 2.09× slower", "async 2× more memory". */
   text: string;
-  verdict: FactorVerdict;
-  /** The factor the text states, ≥ 1. */
-  factor: number;
 }
 
 /**
- * Words async/sync = `ratio` for a metric where `direction` is better. Larger async values are
- * slower for lower-is-better metrics and faster for higher-is-better ones; time and rate
- * metrics say faster/slower, the others better/worse.
+ * Words async/sync = `ratio` for `metric`, where `direction` is better, as a study's findings word
+ * the same pair: time and rate metrics say faster/slower, the others more/fewer of the metric.
  */
-export function describeRatio(ratio: number, direction: Direction, baseUnit: string): RatioWording {
-  const { factor, verdict } = compareRatio(ratio, direction, baseUnit);
-  if (verdict === "same") return { text: "async about the same (1.00×)", verdict, factor };
-  return { text: `async ${formatFactor(factor)} ${verdict}`, verdict, factor };
+export function describeRatio(
+  ratio: number,
+  direction: Direction,
+  baseUnit: string,
+  metric: string,
+): RatioWording {
+  const comparison = compareRatio(ratio, direction, baseUnit);
+  if (comparison.verdict === "same") return { ...comparison, text: "async about the same (1.00×)" };
+  return { ...comparison, text: `async ${comparisonText(comparison, metric)}` };
 }
 
 /** "1.93 – 2.26 (95%)" for a confidence interval, "0.966 – 1.08 (range)" for a range. */

@@ -61,7 +61,7 @@ function toRow(pair: ModePair, ratio: number): RatioRow {
     label: `${pair.metric} · ${sidesLabel(pair)}`,
     logRatio,
     error: interval ? [logRatio - Math.log10(interval.low), Math.log10(interval.high) - logRatio] : null,
-    wording: describeRatio(ratio, pair.direction, pair.base_unit),
+    wording: describeRatio(ratio, pair.direction, pair.base_unit, pair.metric),
     interval,
     pair,
   };
