@@ -29,7 +29,10 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from benchboard.models import DEFAULT_BRANCH
+from benchboard.runs.resolve import SERIES_COPY
 from benchboard.runs.service import RUN_COPY
+from benchboard.series.identity import series_fingerprint
+from benchboard_ingest.vocabulary import canonical_params, unit_info
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BENCH_DATA_ROOT = REPO_ROOT / ".data" / "bench"
@@ -382,6 +385,53 @@ def generated_run(
     if unknown:
         raise TypeError(f"run has no columns {sorted(unknown)}")
     return tuple(values.get(column) for column in RUN_COPY.columns)
+
+
+def generated_series(
+    *,
+    suite: str,
+    benchmark: str,
+    params: dict[str, Any],
+    language: str,
+    implementation: str | None,
+    mode: str | None,
+    variant: str | None,
+    hardware: str,
+    hardware_id: int,
+    metric: str,
+    unit: str,
+) -> tuple[Any, ...]:
+    """A `series` row in SERIES_COPY's order on the default branch, with the fingerprint
+    and unit facts an upload of that result would resolve to (runs/resolve.py)."""
+    info = unit_info(unit)
+    fingerprint = series_fingerprint(
+        suite=suite,
+        benchmark=benchmark,
+        params=params,
+        language=language,
+        implementation=implementation,
+        mode=mode,
+        variant=variant,
+        hardware=hardware,
+        metric=metric,
+    )
+    values = {
+        "fingerprint": fingerprint,
+        "suite": suite,
+        "branch": DEFAULT_BRANCH,
+        "benchmark": benchmark,
+        "params": Jsonb(canonical_params(params)),
+        "language": language,
+        "implementation": implementation,
+        "mode": mode,
+        "variant": variant,
+        "hardware_id": hardware_id,
+        "metric": metric,
+        "unit": unit,
+        "base_unit": info.base_unit,
+        "direction": info.default_direction,
+    }
+    return tuple(values[column] for column in SERIES_COPY.columns)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

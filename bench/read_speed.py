@@ -57,6 +57,7 @@ from common import (
     BenchService,
     exit_cleanly_on_sigterm,
     generated_run,
+    generated_series,
     machine_summary,
     percentile,
     print_table,
@@ -66,13 +67,12 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
-from benchboard.models import DEFAULT_BRANCH
 from benchboard.partitions import create_months, month_of, months_between, partition_name
 from benchboard.runs.resolve import SERIES_COPY
 from benchboard.runs.service import RESULT_COPY, RUN_COPY
 from benchboard.series import snapshots
 from benchboard.series.identity import series_fingerprint
-from benchboard_ingest.vocabulary import canonical_params, unit_info
+from benchboard_ingest.vocabulary import unit_info
 
 SUITES = (
     "sync-vs-async-io",
@@ -243,27 +243,22 @@ def insert_hardware(conn: Connection) -> dict[str, int]:
 def insert_series(
     conn: Connection, specs: list[SeriesSpec], hardware: dict[str, int]
 ) -> dict[bytes, int]:
-    rows = []
-    for spec in specs:
-        info = unit_info(spec.unit)
-        rows.append(
-            (
-                spec.fingerprint(),
-                spec.suite,
-                DEFAULT_BRANCH,
-                spec.benchmark,
-                Jsonb(canonical_params(spec.params)),
-                spec.language,
-                IMPLEMENTATIONS[spec.language],
-                spec.mode,
-                spec.variant,
-                hardware[spec.machine],
-                spec.metric,
-                spec.unit,
-                info.base_unit,
-                info.default_direction,
-            )
+    rows = [
+        generated_series(
+            suite=spec.suite,
+            benchmark=spec.benchmark,
+            params=spec.params,
+            language=spec.language,
+            implementation=IMPLEMENTATIONS[spec.language],
+            mode=spec.mode,
+            variant=spec.variant,
+            hardware=spec.machine,
+            hardware_id=hardware[spec.machine],
+            metric=spec.metric,
+            unit=spec.unit,
         )
+        for spec in specs
+    ]
     SERIES_COPY.write(conn, rows)
     cursor = conn.execute("SELECT fingerprint, id FROM series")
     return {bytes(fingerprint): int(series_id) for fingerprint, series_id in cursor}

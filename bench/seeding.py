@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
-from common import generated_run
+from common import generated_run, generated_series
 from psycopg.types.json import Jsonb
 from sqlalchemy import create_engine
 
@@ -23,7 +23,6 @@ from benchboard.models import DEFAULT_BRANCH
 from benchboard.partitions import create_months, months_between
 from benchboard.runs.resolve import SERIES_COPY
 from benchboard.runs.service import RESULT_COPY, RUN_COPY
-from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 
 STEP_SHARE = 0.1
@@ -41,21 +40,6 @@ class Seeded:
     benchmarks: list[str]
     series_ids: list[int]  # in the order of `benchmarks`
     next_started_at: datetime  # after the last seeded run
-
-
-def _fingerprint(suite: str, hardware: str, benchmark: str) -> bytes:
-    fingerprint: bytes = series_fingerprint(
-        suite=suite,
-        benchmark=benchmark,
-        params={},
-        language=LANGUAGE,
-        implementation=IMPLEMENTATION,
-        mode=MODE,
-        variant=None,
-        hardware=hardware,
-        metric=METRIC,
-    )
-    return fingerprint
 
 
 def upload_results(benchmarks: list[str], rng: random.Random) -> list[dict[str, Any]]:
@@ -145,30 +129,24 @@ def _series(
     hardware_id: int,
     benchmarks: list[str],
 ) -> list[int]:
-    fingerprints = [_fingerprint(suite, hardware, benchmark) for benchmark in benchmarks]
-    info = unit_info(UNIT)
-    SERIES_COPY.write(
-        conn,
-        (
-            (
-                fingerprint,
-                suite,
-                DEFAULT_BRANCH,
-                benchmark,
-                Jsonb({}),
-                LANGUAGE,
-                IMPLEMENTATION,
-                MODE,
-                None,
-                hardware_id,
-                METRIC,
-                UNIT,
-                info.base_unit,
-                info.default_direction,
-            )
-            for fingerprint, benchmark in zip(fingerprints, benchmarks, strict=True)
-        ),
-    )
+    rows = [
+        generated_series(
+            suite=suite,
+            benchmark=benchmark,
+            params={},
+            language=LANGUAGE,
+            implementation=IMPLEMENTATION,
+            mode=MODE,
+            variant=None,
+            hardware=hardware,
+            hardware_id=hardware_id,
+            metric=METRIC,
+            unit=UNIT,
+        )
+        for benchmark in benchmarks
+    ]
+    SERIES_COPY.write(conn, rows)
+    fingerprints = [row[SERIES_COPY.columns.index("fingerprint")] for row in rows]
     cursor = conn.execute(
         "SELECT fingerprint, id FROM series WHERE suite = %s AND branch = %s",
         (suite, DEFAULT_BRANCH),
