@@ -299,7 +299,7 @@ class Regression(Base):
     confidence: Mapped[float] = mapped_column(Double)
     # One run after the change, judged on its replicates: until a second run confirms it.
     provisional: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    # What the detection rests on (regressions.detect.Evidence); null on older rows.
+    # What the detection rests on (detection.detect.Evidence); null on older rows.
     evidence: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(Text, server_default="untriaged")
     note: Mapped[str | None] = mapped_column(Text)

@@ -46,9 +46,9 @@ DELIVERY_STATES: tuple[DeliveryState, ...] = get_args(DeliveryState)
 # delta method on the log scale, or the extreme ratios of reported min/max ranges.
 RatioIntervalMethod = Literal["delta_log", "range"]
 
-# The test a detected change rests on (see regressions.detect): ranks of run levels, the
+# The test a detected change rests on (see detection.detect): ranks of run levels, the
 # two-level model's t-test on runs with replicates, Student's t on value-only run levels.
 DetectionTest = Literal["rank_sum", "two_level_t", "student_t"]
 
-# Whether a series' history can support change detection now (regressions.state).
+# Whether a series' history can support change detection now (detection.state).
 DetectionReadiness = Literal["ready", "not_enough_history", "not_checked"]

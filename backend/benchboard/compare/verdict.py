@@ -8,7 +8,7 @@ Method: the two-level noise model of change detection (stats.noise)
 ------------------------------------------------------------------
 A run's level and its sampling variance come from ``stats.noise.run_level`` (the median
 of its replicates with a robust standard error, else ``stats``, else its ``value``). The
-history is cut where change detection finds a change (``regressions.detect``), so a
+history is cut where change detection finds a change (``detection.detect``), so a
 step in it does not pass for noise; the noise is estimated within those segments. Where
 every level (history and contender) is positive, the levels and their variances are
 taken to the log scale first, as ``stats.noise`` does for detection (its docstring,
@@ -33,7 +33,7 @@ baseline run's series history, so the two views cannot disagree about one pair.
 A change is a regression or an improvement when the two-sided Student t p-value (the
 test of ``stats.noise.LevelDifference``, which change detection uses too) is below
 ``SIGNIFICANCE`` and the level moved by at least ``MIN_RELATIVE_CHANGE``: the same
-significance and minimum change as change detection (regressions.detect). The interval is
+significance and minimum change as change detection (detection.detect). The interval is
 the ``1 - SIGNIFICANCE`` interval of the relative change, so it excludes zero exactly
 when the change is significant.
 """

@@ -19,7 +19,7 @@ from benchboard.vocabulary import (
 
 
 class DetectionEvidence(BaseModel):
-    """What a detected change rests on (regressions.detect.Evidence)."""
+    """What a detected change rests on (detection.detect.Evidence)."""
 
     runs_before: int = Field(description="Runs analysed before the change")
     runs_after: int = Field(description="Runs analysed after the change")
@@ -155,7 +155,7 @@ class WebhookDeliveryPage(BaseModel):
 
 class PossibleStep(BaseModel):
     """The newest runs stand apart from the earlier ones, with too few runs on one side
-    for detection to judge (regressions.state)."""
+    for detection to judge (detection.state)."""
 
     run_id: uuid.UUID = Field(description="The first run after the possible step")
     run_number: int = Field(description="Its place in the runs analysed, from 1")
@@ -170,7 +170,7 @@ class PossibleStep(BaseModel):
 
 
 class SeriesDetection(BaseModel):
-    """What change detection can see in a series now (regressions.state)."""
+    """What change detection can see in a series now (detection.state)."""
 
     series_id: int
     readiness: DetectionReadiness

@@ -38,7 +38,7 @@ def _analysed(session: Session, series_ids: Sequence[int]) -> Iterator[tuple[His
 
 def history_support(session: Session, regression_filter: RegressionFilter) -> HistorySupport:
     """How many matching series are too short for a change to show (their detection
-    state, regressions.state). Only series that can be are read: fewer than SHORT_SEGMENT
+    state, detection.state). Only series that can be are read: fewer than SHORT_SEGMENT
     runs, or a change stored (the level since it may be short); any other series has a
     level of SHORT_SEGMENT runs or more, which is always ready. Detection runs only on
     series with a stored change: the others' stored changes (none) stand for its finding

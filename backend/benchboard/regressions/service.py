@@ -67,7 +67,7 @@ def _out(row: Any) -> RegressionOut:
 class RegressionFilter:
     """Detected changes of a suite, language, benchmark, machine or series, by status,
     direction and date; every given field must match. Only the default branch has them
-    (see regressions/runner.py); `branch` shows those of a branch that was the default once."""
+    (see pipeline/runner.py); `branch` shows those of a branch that was the default once."""
 
     suite: str | None = None
     branch: str | None = None

@@ -6,7 +6,7 @@ of runs. Runs are inserted with one `unnest` statement, their series resolved wi
 lookup and one insert (resolve.py), every result written with one binary COPY (bulk.py),
 the totals updated with one statement per table (totals.py), and the change-detection
 check of every touched series on a default branch queued with one statement, in the
-same transaction (regressions/queue.py): an acknowledged upload always gets its check,
+same transaction (pipeline/queue.py): an acknowledged upload always gets its check,
 and the request itself does no detection work. Stored run by run, a 5,000-run history
 import took 77 s; in bulk, 4.5 s (bench/README.md, import_speed).
 

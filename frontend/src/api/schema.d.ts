@@ -808,7 +808,7 @@ export interface components {
         };
         /**
          * DetectionEvidence
-         * @description What a detected change rests on (regressions.detect.Evidence).
+         * @description What a detected change rests on (detection.detect.Evidence).
          */
         DetectionEvidence: {
             /** Interval High */
@@ -1341,7 +1341,7 @@ export interface components {
         /**
          * PossibleStep
          * @description The newest runs stand apart from the earlier ones, with too few runs on one side
-         *     for detection to judge (regressions.state).
+         *     for detection to judge (detection.state).
          */
         PossibleStep: {
             /**
@@ -1865,7 +1865,7 @@ export interface components {
         };
         /**
          * SeriesDetection
-         * @description What change detection can see in a series now (regressions.state).
+         * @description What change detection can see in a series now (detection.state).
          */
         SeriesDetection: {
             /**
