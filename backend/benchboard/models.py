@@ -373,7 +373,7 @@ class DetectionQueue(Base):
     (a committed `claimed_by`, so uploads never wait on it), checks the series, and in
     the transaction that stores the result deletes the rows whose `requests` did not move
     meanwhile. A claim whose worker is gone (its advisory lock released) or older than the
-    claim timeout is free again. See regressions/README.md.
+    claim timeout is free again. See pipeline/README.md.
     """
 
     __tablename__ = "detection_queue"
