@@ -25,6 +25,6 @@ MIN_HISTORY_RUNS = 3
 
 
 def sides_needed_text() -> str:
-    """ "3 before it and 2 after; with replicates 2 and 1": what a change needs, in words."""
+    """ "3 before it and 2 after; 2 and 1 with replicates": what a change needs, in words."""
     (before, after), (with_before, with_after) = VALUE_ONLY_SIDES, REPLICATE_SIDES
-    return f"{before} before it and {after} after; with replicates {with_before} and {with_after}"
+    return f"{before} before it and {after} after; {with_before} and {with_after} with replicates"

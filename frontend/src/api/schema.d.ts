@@ -1198,7 +1198,7 @@ export interface components {
             series: number;
             /**
              * Short Series
-             * @description Of those, series whose detection state is not_enough_history: fewer runs since the last change or baseline reset than a change needs (3 before it and 2 after; with replicates 2 and 1), or a possible step with too few runs on one side
+             * @description Of those, series whose detection state is not_enough_history: fewer runs since the last change or baseline reset than a change needs (3 before it and 2 after; 2 and 1 with replicates), or a possible step with too few runs on one side
              */
             short_series: number;
             /** Text */
