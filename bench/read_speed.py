@@ -125,18 +125,22 @@ class SeriesSpec:
     step_at: int  # run index of a level change; RUNS_PER_SUITE for none
     step: float
 
+    def identity(self) -> dict[str, Any]:
+        """The series' identity fields, as series_fingerprint and generated_series take them."""
+        return {
+            "suite": self.suite,
+            "benchmark": self.benchmark,
+            "params": self.params,
+            "language": self.language,
+            "implementation": IMPLEMENTATIONS[self.language],
+            "mode": self.mode,
+            "variant": self.variant,
+            "hardware": self.machine,
+            "metric": self.metric,
+        }
+
     def fingerprint(self) -> bytes:
-        fingerprint: bytes = series_fingerprint(
-            suite=self.suite,
-            benchmark=self.benchmark,
-            params=self.params,
-            language=self.language,
-            implementation=IMPLEMENTATIONS[self.language],
-            mode=self.mode,
-            variant=self.variant,
-            hardware=self.machine,
-            metric=self.metric,
-        )
+        fingerprint: bytes = series_fingerprint(**self.identity())
         return fingerprint
 
     @property
@@ -244,19 +248,7 @@ def insert_series(
     conn: Connection, specs: list[SeriesSpec], hardware: dict[str, int]
 ) -> dict[bytes, int]:
     rows = [
-        generated_series(
-            suite=spec.suite,
-            benchmark=spec.benchmark,
-            params=spec.params,
-            language=spec.language,
-            implementation=IMPLEMENTATIONS[spec.language],
-            mode=spec.mode,
-            variant=spec.variant,
-            hardware=spec.machine,
-            hardware_id=hardware[spec.machine],
-            metric=spec.metric,
-            unit=spec.unit,
-        )
+        generated_series(**spec.identity(), hardware_id=hardware[spec.machine], unit=spec.unit)
         for spec in specs
     ]
     SERIES_COPY.write(conn, rows)
