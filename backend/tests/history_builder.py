@@ -3,6 +3,7 @@
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import Connection, text
 
 from benchboard.pipeline.runner import CheckReport
 from benchboard.pipeline.worker import Worker
@@ -49,3 +50,40 @@ def upload_history(
 # Ten runs around 100 us, then ten around 130 us: a 30 % slowdown at run 10.
 NOISY_LEVEL = [100.0, 101.0, 99.0, 100.5, 99.5, 100.2, 99.8, 100.7, 99.3, 100.1]
 STEPPED = NOISY_LEVEL + [v * 1.3 for v in NOISY_LEVEL]
+
+
+# Copies of one uploaded run, an hour apart, each value scaled by its copy's number mod
+# 7 (a history with a shape), written by SQL in a second; the totals recounted after, as
+# after any bulk load.
+_COPIES_OF_RUN = text(
+    "WITH copies AS ("
+    " INSERT INTO run (id, suite, name, started_at, branch, hardware_id, result_count,"
+    " upload_body, upload_sha256)"
+    " SELECT gen_random_uuid(), suite, name, started_at + n * interval '1 hour', branch,"
+    " hardware_id, result_count, upload_body, upload_sha256"
+    " FROM run, generate_series(1, :copies) AS n WHERE id = :run"
+    " RETURNING id, started_at)"
+    " INSERT INTO result (run_id, series_id, started_at, value, unit, value_base, stats)"
+    " SELECT copies.id, series_id, copies.started_at, value * f, unit, value_base * f,"
+    " stats FROM copies CROSS JOIN result,"
+    " LATERAL (SELECT 1 + extract(hour FROM copies.started_at)::int % 7 AS f) AS scale"
+    " WHERE result.run_id = :run"
+)
+
+
+def long_series(
+    client: TestClient, connection: Connection, auth: dict[str, str], *, runs: int
+) -> int:
+    """The only series, of `runs` runs an hour apart from 2025-01-01, in the test's
+    transaction; its id."""
+    body = run(
+        started_at="2025-01-01T00:00:00Z",
+        results=[result(value=2.5, stats={"n": 5, "mean": 2.5, "stddev": 0.125})],
+    )
+    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
+    connection.execute(_COPIES_OF_RUN, {"run": body["id"], "copies": runs - 1})
+    connection.execute(text("SELECT recount_totals()"))
+    (series,) = client.get("/api/v1/series").json()["items"]
+    assert series["run_count"] == runs
+    series_id: int = series["id"]
+    return series_id

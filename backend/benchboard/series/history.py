@@ -1,12 +1,40 @@
 """One series' values in time order, downsampled in SQL when there are too many.
 
-PostgreSQL writes the points' JSON itself (string_agg; json_agg of buckets): building
-2,000 point objects in Python cost ~15 ms a request against ~1 ms for the index-only
-scan. The document is still the SeriesHistory schema; the tests validate responses
-against that model. A long series' whole history is written ahead by the workers
-(snapshots.py) and served from there while no result of the series has changed.
+A history answer is the SeriesHistory document (schemas.py) as JSON bytes, in two pieces:
+
+- the envelope (`series`, `downsampled`, `total_points`), written by orjson (`_document`);
+- the `points` array, one text value written by PostgreSQL: each point's object joined
+  from its columns' text (`_POINTS`), or above `max_points` one object per time bucket
+  (`_BUCKETS_OF_SERIES`, `_BUCKETS_OF_WINDOW`). For a long series' whole history the
+  same array is read from a snapshot the workers wrote ahead (snapshots.py).
+
+The array's bytes are spliced into the envelope as its last key, `,"points":[...]}` in
+place of the closing brace: nothing per point is parsed or built in Python. Building
+2,000 point objects in Python cost ~15 ms of a 16 ms request (commit 60d3665), where
+PostgreSQL writes them in a few ms from an index-only scan. Each object is joined from
+its columns' text rather than written by json_agg of the rows: 5.05 vs 6.24 ms p50 for
+2,000 points (5a16f12).
+
+The statements are SQL text, compiled once at import: built from SQLAlchemy's constructs
+on each request they cost 1.2 ms of a 2,000-point history (984d13c) and ~2.7 ms of a
+downsampled one (d5c8a0a), on a p95 target of 15-20 ms (bench/README.md). The comments
+at each statement say what its shape saves; the commits have the figures.
+
+Fields. The keys of a point and of a bucket are declared once, in `_FIELDS`: a key's
+name and the SQL whose text is its JSON value, in a point of one run and in a bucket.
+The objects' SQL is built from that table at import. To add or change a field, change
+HistoryPoint (schemas.py) and its row in `_FIELDS`; every statement follows, and so do
+new snapshots (the same statements write them). A point read from a new column of
+`result` must find it in ix_result_series_started_at's INCLUDE (models.py), or the read
+leaves the index for the table's pages (3555c4d). Snapshots already stored keep the old
+points until their series changes: delete them in the same change (a migration's
+`DELETE FROM history_snapshot`) and idle workers write them anew.
+tests/series/test_history_document.py checks that each shape of the document (points,
+buckets, a window, a snapshot) has exactly the schema's keys and types: a key added on
+one side only fails it. The envelope's keys are `_document`'s.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,6 +48,84 @@ from benchboard.models import HistorySnapshot, Result, Series
 from benchboard.series.schemas import SeriesIdentity
 from benchboard.series.service import series_identity, series_with_hardware
 from benchboard_ingest.vocabulary import unit_info
+
+
+@dataclass(frozen=True)
+class _Json:
+    """A constant value: its JSON is written into the statement."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class _Quoted:
+    """SQL whose text is a JSON string's content, written between quotes (a uuid)."""
+
+    sql: str
+
+
+# SQL whose text is the value's JSON, or one of the two above.
+_Value = str | _Json | _Quoted
+
+
+@dataclass(frozen=True)
+class _Field:
+    """A key of HistoryPoint and its value's SQL. A point's is over `result`'s columns,
+    text, and never NULL: `||` of a NULL is NULL, and string_agg would drop the point. A
+    bucket's is over the `buckets` CTE's columns and :factor, :unit_json; concat() takes
+    any type (a number's text as json_agg would write it) but writes NULL as nothing."""
+
+    name: str
+    point: _Value | None  # None: left out of a point of one run
+    bucket: _Value
+
+
+# Text is JSON for these types: a float8's shortest text is what json_agg writes (uploads
+# refuse NaN and infinities), to_json() quotes times and strings, stats is jsonb's text.
+_FIELDS = (
+    _Field("run_id", _Quoted("run_id::text"), _Quoted("run_id")),
+    _Field("started_at", "to_json(started_at)::text", "to_json(started_at)"),
+    _Field("value", "value::text", "value_base / CAST(:factor AS float8)"),
+    _Field("unit", "to_json(unit)::text", "CAST(:unit_json AS text)"),
+    _Field("value_base", "value_base::text", "value_base"),
+    _Field("stats", "coalesce(stats::text, 'null')", _Json("null")),
+    _Field("count", _Json("1"), "count"),
+    # A point of one run leaves out the extremes (optional in HistoryPoint): two keys
+    # fewer for PostgreSQL to write and 12 % fewer bytes in a 2,000-point answer.
+    _Field("min_base", None, "min_base"),
+    _Field("max_base", None, "max_base"),
+)
+
+
+def _object_operands(values: Sequence[tuple[str, _Value]]) -> list[str]:
+    """SQL operands whose texts, joined in order, are one JSON object of these keys. The
+    constant text between two values is one literal, as one would write it by hand."""
+    operands: list[str] = []
+    literal = "{"
+    for index, (name, value) in enumerate(values):
+        literal += f'{"," if index else ""}"{name}":'
+        if isinstance(value, _Json):
+            literal += value.text
+        elif isinstance(value, _Quoted):
+            operands += [_sql_literal(literal + '"'), value.sql]
+            literal = '"'
+        else:
+            operands += [_sql_literal(literal), value]
+            literal = ""
+    return [*operands, _sql_literal(literal + "}")]
+
+
+def _sql_literal(value: str) -> str:
+    # In text(), "\:" is a colon, not the start of a bind parameter (`"count":1`).
+    return "'" + value.replace("'", "''").replace(":", "\\:") + "'"
+
+
+_POINT_OBJECT = " || ".join(
+    _object_operands([(f.name, f.point) for f in _FIELDS if f.point is not None])
+)
+# One concat() of the parts rather than a chain of ||: 0.3 ms of 8 for 2,000 buckets
+# (512435b); for a point, whose parts are fewer, it was not faster.
+_BUCKET_OBJECT = f"concat({', '.join(_object_operands([(f.name, f.bucket) for f in _FIELDS]))})"
 
 
 @dataclass(frozen=True)
@@ -55,9 +161,17 @@ def get_series_history_json(
         points_json = write_points_json(
             session, span, since=since, until=until, total=total, max_points=max_points
         )
+    return _document(span.identity, total=total, max_points=max_points, points_json=points_json)
+
+
+def _document(
+    identity: SeriesIdentity, *, total: int, max_points: int, points_json: bytes
+) -> bytes:
+    """The envelope by orjson, and the points' array (PostgreSQL's bytes) spliced in as
+    its last key: `{...}` becomes `{...,"points":[...]}`."""
     head = exact_json.dumps(
         {
-            "series": span.identity.model_dump(mode="json"),
+            "series": identity.model_dump(mode="json"),
             "downsampled": total > max_points,
             "total_points": total,
         }
@@ -156,21 +270,8 @@ _IN_RANGE = text(
 )
 _COUNT = select(func.count()).select_from(Result).where(_IN_RANGE)
 
-# Every point as stored, served by the covering index alone, in time order. SQL text,
-# compiled once (runs/service.py's docstring): built from SQLAlchemy's constructs on each
-# request, a 2,000-point history took 1.2 ms more (8.6 vs 7.4 ms p50 in process). A point
-# of one run has no min_base/max_base (optional in HistoryPoint): two keys fewer for
-# PostgreSQL to write and 12 % fewer bytes in a 2,000-point answer.
-#
-# Each point's object is joined from its columns' text, not written by json_agg of the
-# rows: 5.05 vs 6.24 ms p50 for 2,000 points (the statements alone, interleaved). The text
-# of each part is JSON: a uuid; the numbers' (uploads refuse NaN and infinities, and
-# float8's shortest text is what json_agg writes); to_json() quotes the time and the unit;
-# stats is jsonb's own text. (In text(), "\:" is a colon, not a bind parameter.)
-_POINT_OBJECT = """'{"run_id":"' || run_id::text || '","started_at":' || to_json(started_at)::text
-    || ',"value":' || value::text || ',"unit":' || to_json(unit)::text
-    || ',"value_base":' || value_base::text || ',"stats":' || coalesce(stats::text, 'null')
-    || ',"count"\\:1}'"""
+# Every point as stored, served by the covering index alone, in time order, each one's
+# object joined from its columns' text (_POINT_OBJECT).
 _POINTS = text(
     f"SELECT '[' || string_agg({_POINT_OBJECT}, ',' ORDER BY started_at, run_id) || ']'"  # noqa: S608
     f" FROM result WHERE {_IN_RANGE.text}"
@@ -179,26 +280,16 @@ _POINTS = text(
 
 # Equal-width time buckets over the window's first and last point, each with its
 # mean, extremes and newest run, so a 100,000-point history draws as `buckets` points
-# with its spread as a band. Like the points, SQL text compiled once and joined from the
-# columns' text: built from SQLAlchemy's constructs and written by json_agg of the rows,
-# the statement cost ~2 ms more. min/max of the column itself: each is one probe at an
-# end of the index (of epoch they read all the series' index entries). Times as float8
+# with its spread as a band, each bucket's object joined from its columns' text
+# (_FIELDS) like a point's. min/max of the column itself: each is one probe at an end
+# of the index (of epoch they read all the series' index entries). Times as float8
 # seconds (date_part), not extract's numeric: 2.5 of 8.8 ms for 5,000 points in 2,000
 # buckets; a float8 resolves these epochs to well under the microsecond stored. Buckets
 # are in time order by number (each one's mean time lies within its own interval), as
 # the aggregate already gives them: no second sort. The newest run is the last of its
 # bucket in time order, the order the partitions' index scans already deliver, so the
 # sort by bucket and time finds its input sorted (newest-first made it reorder every
-# bucket). A bucket's object is one concat() of its parts, not a chain of ||, and its
-# unit's JSON comes written. Both together, 2,000 buckets of 5,000 points at 100M, the
-# statements alone alternated per series: 8.7 -> 8.1 and 7.9 -> 7.4 ms p50 (concat()
-# alone 0.3 ms of it; for a point, whose parts are fewer, it was not faster).
-_BUCKET_OBJECT = """concat('{"run_id":"', run_id, '","started_at":', to_json(started_at),
-    ',"value":', value_base / CAST(:factor AS float8), ',"unit":', CAST(:unit_json AS text),
-    ',"value_base":', value_base, ',"stats"\\:null,"count":', count,
-    ',"min_base":', min_base, ',"max_base":', max_base, '}')"""
-
-
+# bucket). The unit's JSON comes written (:unit_json).
 def _buckets(span: str) -> TextClause:
     """The buckets' statement over `span`, a row of `lo` and `hi` in epoch seconds."""
     return text(

@@ -7,6 +7,9 @@ statements (history.write_points_json), zstd-compressed (~100 KB for 2,000 point
 13 pages), and served while its version is the series' `history_version`, which every
 change to the series' results moves (runs/totals.py, `recount_totals()`). A read never
 waits for one: without a current snapshot it writes the points itself, as before.
+A snapshot is the points' array only, in history.py's `_FIELDS` layout; the envelope
+is written per read. A change to those fields leaves stored snapshots in the old
+layout until they are deleted (history.py's docstring says how).
 
 Only series of `snapshot_min_points` results or more (config.py), and only for the
 `max_points` readers ask for. The workers build them when no detection is due

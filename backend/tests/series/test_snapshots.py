@@ -16,41 +16,9 @@ from benchboard.config import REPO_ROOT
 from benchboard.pipeline.worker import Worker
 from benchboard.series import snapshots
 from tests.builders import result, run
-from tests.history_builder import TEST_WORKER_ID
+from tests.history_builder import TEST_WORKER_ID, long_series
 
 RUNS = 2500  # more than either snapshot's max_points: both are downsampled
-
-# Copies of one uploaded run, an hour apart, each value scaled by its copy's number mod
-# 7 (a history with a shape), written by SQL in a second; the totals recounted after, as
-# after any bulk load.
-_COPIES_OF_RUN = text(
-    "WITH copies AS ("
-    " INSERT INTO run (id, suite, name, started_at, branch, hardware_id, result_count,"
-    " upload_body, upload_sha256)"
-    " SELECT gen_random_uuid(), suite, name, started_at + n * interval '1 hour', branch,"
-    " hardware_id, result_count, upload_body, upload_sha256"
-    " FROM run, generate_series(1, :copies) AS n WHERE id = :run"
-    " RETURNING id, started_at)"
-    " INSERT INTO result (run_id, series_id, started_at, value, unit, value_base, stats)"
-    " SELECT copies.id, series_id, copies.started_at, value * f, unit, value_base * f,"
-    " stats FROM copies CROSS JOIN result,"
-    " LATERAL (SELECT 1 + extract(hour FROM copies.started_at)::int % 7 AS f) AS scale"
-    " WHERE result.run_id = :run"
-)
-
-
-def _long_series(client: TestClient, connection: Connection, auth: dict[str, str]) -> int:
-    body = run(
-        started_at="2025-01-01T00:00:00Z",
-        results=[result(value=2.5, stats={"n": 5, "mean": 2.5, "stddev": 0.125})],
-    )
-    assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
-    connection.execute(_COPIES_OF_RUN, {"run": body["id"], "copies": RUNS - 1})
-    connection.execute(text("SELECT recount_totals()"))
-    (series,) = client.get("/api/v1/series").json()["items"]
-    assert series["run_count"] == RUNS
-    series_id: int = series["id"]
-    return series_id
 
 
 def _history(client: TestClient, series_id: int, **params: Any) -> bytes:
@@ -81,7 +49,7 @@ def _statements(connection: Connection, read: Any) -> list[str]:
 def test_a_snapshot_serves_the_live_documents_bytes_in_one_statement(
     client: TestClient, connection: Connection, auth: dict[str, str]
 ) -> None:
-    series_id = _long_series(client, connection, auth)
+    series_id = long_series(client, connection, auth, runs=RUNS)
     live = {n: _history(client, series_id, max_points=n) for n in snapshots.MAX_POINTS}
     factory = _session_factory(connection)
     with Session(bind=connection) as session:
@@ -119,7 +87,7 @@ def test_a_change_to_the_series_retires_its_snapshots(
     admin_token: str,
     change: str,
 ) -> None:
-    series_id = _long_series(client, connection, auth)
+    series_id = long_series(client, connection, auth, runs=RUNS)
     factory = _session_factory(connection)
     snapshots.refresh_snapshots(factory, [series_id], min_points=1)
     before = client.get(f"/api/v1/series/{series_id}/history").json()
@@ -153,7 +121,7 @@ def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     client: TestClient, connection: Connection, auth: dict[str, str]
 ) -> None:
     """It scans for stale snapshots when it starts, then rebuilds the series it checks."""
-    series_id = _long_series(client, connection, auth)
+    series_id = long_series(client, connection, auth, runs=RUNS)
     short = run(results=[result(benchmark="short")])
     assert client.post("/api/v1/runs", json=short, headers=auth).status_code == 201
     settings = client.app.state.settings.model_copy(update={"snapshot_min_points": RUNS})  # type: ignore[attr-defined]
