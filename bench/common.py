@@ -30,7 +30,7 @@ from psycopg.types.json import Jsonb
 
 from benchboard.models import DEFAULT_BRANCH
 from benchboard.runs.resolve import SERIES_COPY
-from benchboard.runs.service import RUN_COPY
+from benchboard.runs.store import RUN_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import canonical_params, unit_info
 

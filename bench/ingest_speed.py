@@ -53,7 +53,7 @@ from common import (
 )
 from psycopg.types.json import Jsonb, set_json_dumps
 
-from benchboard.runs.service import RESULT_COPY, RUN_COPY
+from benchboard.runs.store import RESULT_COPY, RUN_COPY
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info
 

@@ -69,7 +69,7 @@ from sqlalchemy.orm import Session
 from benchboard.config import Settings
 from benchboard.partitions import create_months, month_of, months_between, partition_name
 from benchboard.runs.resolve import SERIES_COPY
-from benchboard.runs.service import RESULT_COPY, RUN_COPY
+from benchboard.runs.store import RESULT_COPY, RUN_COPY
 from benchboard.series import snapshots
 from benchboard.series.identity import series_fingerprint
 from benchboard_ingest.vocabulary import unit_info

@@ -22,7 +22,7 @@ from sqlalchemy import create_engine
 from benchboard.models import DEFAULT_BRANCH
 from benchboard.partitions import create_months, months_between
 from benchboard.runs.resolve import SERIES_COPY
-from benchboard.runs.service import RESULT_COPY, RUN_COPY
+from benchboard.runs.store import RESULT_COPY, RUN_COPY
 from benchboard_ingest.vocabulary import unit_info
 
 STEP_SHARE = 0.1

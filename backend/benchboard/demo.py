@@ -15,7 +15,7 @@ from benchboard.findings.schemas import FindingIn, FindingSideIn, FindingsUpdate
 from benchboard.findings.service import replace_findings
 from benchboard.models import Finding, Hardware, Run, Series, Suite
 from benchboard.runs.body import parse_upload
-from benchboard.runs.service import StoredRun, store_run
+from benchboard.runs.store import StoredRun, store_run
 from benchboard.series.identity import series_fingerprint
 from benchboard.suites.schemas import StudyLink
 

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from benchboard.collector import collector_paused
-from benchboard.runs import batch, service
+from benchboard.runs import batch, store
 from tests.builders import run
 
 
@@ -67,7 +67,7 @@ def test_uploads_are_stored_with_the_collector_paused(
     client: TestClient, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[bool] = []
-    store_run, store_batch = service.store_run, batch.store_batch
+    store_run, store_batch = store.store_run, batch.store_batch
 
     def watched_run(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())
@@ -77,7 +77,7 @@ def test_uploads_are_stored_with_the_collector_paused(
         seen.append(gc.isenabled())
         return store_batch(*args, **kwargs)
 
-    monkeypatch.setattr(service, "store_run", watched_run)
+    monkeypatch.setattr(store, "store_run", watched_run)
     monkeypatch.setattr(batch, "store_batch", watched_batch)
     assert client.post("/api/v1/runs", json=run(), headers=auth).status_code == 201
     batch_body = {"runs": [run()]}

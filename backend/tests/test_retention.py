@@ -20,7 +20,7 @@ from benchboard.migrate import upgrade_database
 from benchboard.partitions import maintain_partitions, monthly_partitions
 from benchboard.retention import apply_retention, cutoff_for
 from benchboard.runs.body import parse_upload
-from benchboard.runs.service import store_run
+from benchboard.runs.store import store_run
 from tests.builders import result, run
 from tests.processes import service_env
 

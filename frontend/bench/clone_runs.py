@@ -29,7 +29,7 @@ from benchboard.db import make_engine
 from benchboard.models import Result, Run
 from benchboard.partitions import create_months, months_between
 from benchboard.pipeline.queue import enqueue_series
-from benchboard.runs.service import RESULT_COPY, RUN_COPY
+from benchboard.runs.store import RESULT_COPY, RUN_COPY
 from benchboard.suites.branches import default_branch
 
 STEP = timedelta(hours=1)

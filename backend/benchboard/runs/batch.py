@@ -20,7 +20,7 @@ from benchboard.runs.schemas import (
     RunBatchItem,
     RunBatchUpload,
 )
-from benchboard.runs.service import Incoming, RunRejected, StoredRun, store_runs
+from benchboard.runs.store import Incoming, RunRejected, StoredRun, store_runs
 from benchboard.tokens.service import Principal
 from benchboard_ingest.imports.batches import MAX_BATCH_RESULTS
 

@@ -13,7 +13,7 @@ from benchboard.collector import collector_paused
 from benchboard.deps import AdminToken, ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
-from benchboard.runs import batch, deletion, queries, service
+from benchboard.runs import batch, deletion, queries, store
 from benchboard.runs.body import parse_upload, read_body, require_json
 from benchboard.runs.queries import RunFilter
 from benchboard.runs.schemas import (
@@ -24,7 +24,7 @@ from benchboard.runs.schemas import (
     RunPage,
     RunUpload,
 )
-from benchboard.runs.service import StoredRun
+from benchboard.runs.store import StoredRun
 from benchboard.tokens.service import Principal
 
 router = APIRouter(prefix="/api/v1", tags=["runs"])
@@ -76,12 +76,12 @@ async def create_run(
     body = await read_body(request, limit=settings.max_body_bytes)
     # Validating and storing 100,000 results is CPU and database work: off the event loop.
     stored = await run_in_threadpool(_parse_and_store, session, body, token)
-    return service.answer_upload(stored, response)
+    return store.answer_upload(stored, response)
 
 
 def _parse_and_store(session: Session, body: bytes, token: Principal) -> StoredRun:
     with collector_paused():
-        return service.store_run(session, parse_upload(body), raw_body=body, uploader=token)
+        return store.store_run(session, parse_upload(body), raw_body=body, uploader=token)
 
 
 @router.post(

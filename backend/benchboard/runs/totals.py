@@ -8,7 +8,7 @@ both move the series' history_version, which retires its history snapshots;
 `recount_totals()` (a database function, created by the migration) rebuilds all of them
 from the stored rows, after bulk loads and after retention removed data.
 
-SQL text, compiled once: runs/service.py's docstring says why not the dialect's
+SQL text, compiled once: runs/store.py's docstring says why not the dialect's
 INSERT … ON CONFLICT.
 """
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from benchboard.errors import NotFound
 from benchboard.models import Suite
 
-# SQL text: SQLAlchemy never caches the dialect's INSERT … ON CONFLICT (runs/service.py's
+# SQL text: SQLAlchemy never caches the dialect's INSERT … ON CONFLICT (runs/store.py's
 # docstring).
 _CREATE_SUITE = text("INSERT INTO suite (name) VALUES (:name) ON CONFLICT (name) DO NOTHING")
 

@@ -12,9 +12,9 @@ from benchboard.bounds import SLUG_PATTERN
 from benchboard.deps import SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
-from benchboard.runs import service
+from benchboard.runs import store
 from benchboard.runs.body import read_body
-from benchboard.runs.service import StoredRun
+from benchboard.runs.store import StoredRun
 from benchboard.tokens.service import Principal
 from benchboard.tool_formats.schemas import SkippedItem, ToolRunCreated
 from benchboard.tool_formats.service import RunFromTool, tool_output_as_run
@@ -103,7 +103,7 @@ async def ingest_tool_output(
     )
     chosen = None if tool_format == "auto" else tool_format
     stored, skipped = await run_in_threadpool(_parse_and_store, session, body, chosen, given, token)
-    created = service.answer_upload(stored, response)
+    created = store.answer_upload(stored, response)
     return ToolRunCreated(**created.model_dump(), skipped=skipped)
 
 
@@ -111,5 +111,5 @@ def _parse_and_store(
     session: Session, body: bytes, tool_format: str | None, given: RunFromTool, token: Principal
 ) -> tuple[StoredRun, list[SkippedItem]]:
     run = tool_output_as_run(body, tool_format, given)
-    stored = service.store_run(session, run.upload, raw_body=run.body, uploader=token)
+    stored = store.store_run(session, run.upload, raw_body=run.body, uploader=token)
     return stored, run.skipped

@@ -6,7 +6,7 @@ from sqlalchemy import Engine, text
 
 from benchboard.bulk import CopyLayout
 from benchboard.runs.resolve import SERIES_COPY
-from benchboard.runs.service import RESULT_COPY, RUN_COPY
+from benchboard.runs.store import RESULT_COPY, RUN_COPY
 
 
 @pytest.mark.parametrize(
