@@ -8,6 +8,7 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette_compress import CompressMiddleware
 
+from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
 from benchboard.compare.router import router as compare_router
@@ -50,6 +51,10 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     install_error_handlers(app)
     if read_url:
         app.add_middleware(ReplicaReads)  # inside the metrics: a retry counts once
+    # Outside the replica's retry (one turn per request), inside the metrics (503s count).
+    app.add_middleware(
+        Admission, limit=settings.request_concurrency, wait_s=settings.request_wait_s
+    )
     app.add_middleware(RequestMetrics)
     # Histories of thousands of points are JSON of hundreds of KB; built files come
     # precompressed (delivery.py) and pass through untouched. Each coding at its fastest
