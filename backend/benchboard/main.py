@@ -11,6 +11,7 @@ from starlette_compress import CompressMiddleware
 from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
+from benchboard.caching import install_caching
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import read_database_url, resolve_database_url
@@ -65,6 +66,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     app.add_middleware(
         CompressMiddleware, minimum_size=1024, zstd_level=1, brotli_quality=1, gzip_level=1
     )
+    install_caching(app)
     app.add_middleware(SecurityHeaders)
     for router in (
         health_router,
