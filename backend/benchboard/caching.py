@@ -21,11 +21,19 @@ a strong ETag names one byte sequence, so the coding is appended (`"…-zstd"`),
 Apache does, and If-None-Match compares the version part only: any coding of the same
 version is still current.
 
+**Kept answers.** The answer of a public read is kept in this process under its version
+and URL (ReadCache, at most BENCHBOARD_READ_CACHE_MB): while nothing is written, the
+same read is its version query alone. A study's page read 67 times a second built anew
+and 985 times a second answered 304 (README "Crowds"); a kept answer costs about a 304
+plus its compression. Any write moves the version, and old entries age out.
+
 **Private answers.** A read that needs a token (BENCHBOARD_PUBLIC_READ=false; private
 suites later) is `private, no-store` and gets no ETag: no shared cache may keep it.
 """
 
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -49,6 +57,55 @@ class ReadPolicy:
 
     cache_control: str | None = None
     etag: str | None = None  # the version's tag, quoted, without a coding
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A 200 as the route wrote it: its headers (no length) and body."""
+
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+class KeptAnswer(Exception):
+    """Send `kept` instead of running the route."""
+
+    def __init__(self, kept: Kept) -> None:
+        super().__init__("kept answer")
+        self.kept = kept
+
+
+class ReadCache:
+    """Public reads' answers by (version, URL), the least recently used dropped first
+    beyond `max_bytes`. Read from worker threads, written from the event loop: locked."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, bytes], Kept] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, bytes]) -> Kept | None:
+        with self._lock:
+            kept = self._entries.get(key)
+            if kept is not None:
+                self._entries.move_to_end(key)
+            return kept
+
+    def put(self, key: tuple[str, bytes], answer: Kept) -> None:
+        if len(answer.body) > self.max_bytes // 8:  # one answer must not flush the rest
+            return
+        with self._lock:
+            replaced = self._entries.pop(key, None)
+            self._bytes += len(answer.body) - (len(replaced.body) if replaced else 0)
+            self._entries[key] = answer
+            while self._bytes > self.max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= len(dropped.body)
+
+
+def _url(scope: Scope) -> bytes:
+    return f"{scope['path']}?".encode() + bytes(scope.get("query_string", b""))
 
 
 class NotModified(Exception):
@@ -80,6 +137,10 @@ def conditional_read(request: Request, session: Session, *, public: bool) -> Non
     held = _held_version(request.headers.get("if-none-match", ""), policy.etag)
     if held is not None:
         raise NotModified(held, PUBLIC)
+    cache: ReadCache | None = getattr(request.app.state, "read_cache", None)
+    kept = cache.get((policy.etag, _url(request.scope))) if cache else None
+    if kept is not None:
+        raise KeptAnswer(kept)
 
 
 def _held_version(if_none_match: str, current: str) -> str | None:
@@ -96,6 +157,44 @@ def _not_modified(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, NotModified)
     headers = {"ETag": exc.etag, "Cache-Control": exc.cache_control, "Vary": "Accept-Encoding"}
     return Response(status_code=304, headers=headers)
+
+
+def _kept_answer(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, KeptAnswer)
+    kept = exc.kept
+    response = Response(kept.body)
+    response.raw_headers = [*kept.headers, (b"content-length", str(len(kept.body)).encode())]
+    return response
+
+
+class KeepReads:
+    """ASGI middleware, inside the compression: keeps each public read's 200 in `cache`
+    as the route wrote it."""
+
+    def __init__(self, app: ASGIApp, *, cache: ReadCache) -> None:
+        self.app = app
+        self.cache = cache
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        policy = scope.get(_POLICY_KEY)
+        if not isinstance(policy, ReadPolicy):
+            await self.app(scope, receive, send)
+            return
+        headers: list[tuple[bytes, bytes]] | None = None
+        chunks: list[bytes] = []
+
+        async def keep(message: Message) -> None:
+            nonlocal headers
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = [(k, v) for k, v in message["headers"] if k != b"content-length"]
+            elif message["type"] == "http.response.body" and headers is not None:
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body") and policy.etag:
+                    kept = Kept(headers, b"".join(chunks))
+                    self.cache.put((policy.etag, _url(scope)), kept)
+            await send(message)
+
+        await self.app(scope, receive, keep)
 
 
 class CacheHeaders:
@@ -125,8 +224,16 @@ class CacheHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def keep_reads(app: FastAPI, *, cache_bytes: int) -> None:
+    """Keep public reads' answers (none with 0 bytes); call before adding compression."""
+    app.state.read_cache = ReadCache(cache_bytes) if cache_bytes else None
+    if app.state.read_cache:
+        app.add_middleware(KeepReads, cache=app.state.read_cache)
+
+
 def install_caching(app: FastAPI) -> None:
-    """Outside the compression middleware, which must run before the coding is known:
-    call after adding it."""
+    """Validators and Cache-Control, outside the compression middleware, where the coding
+    is known: call after adding it."""
     app.add_middleware(CacheHeaders)
     app.add_exception_handler(NotModified, _not_modified)
+    app.add_exception_handler(KeptAnswer, _kept_answer)

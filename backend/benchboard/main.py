@@ -11,7 +11,7 @@ from starlette_compress import CompressMiddleware
 from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
-from benchboard.caching import install_caching
+from benchboard.caching import install_caching, keep_reads
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import read_database_url, resolve_database_url
@@ -63,6 +63,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     # 93 KB, Brotli 1 in 1.0 ms to 102 KB, gzip 1 in 2.6 ms to 120 KB, where gzip 5 took
     # 5.4 ms for 106 KB (bench/README.md). Zstandard first: Chrome, Edge and Firefox ask
     # for it, Safari for Brotli; gzip is left to scripts.
+    keep_reads(app, cache_bytes=settings.read_cache_mb * 2**20)  # inside the compression
     app.add_middleware(
         CompressMiddleware, minimum_size=1024, zstd_level=1, brotli_quality=1, gzip_level=1
     )

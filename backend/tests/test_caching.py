@@ -3,15 +3,18 @@ not changed (caching.py)."""
 
 import re
 import uuid
+from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, event
+from sqlalchemy.orm import sessionmaker
 
 from benchboard.caching import PRIVATE, PUBLIC
 from benchboard.config import Settings
+from benchboard.main import create_app
 from tests.builders import run
 from tests.live import live_service_on
 from tests.regressions.history_builder import STEPPED, upload_history
@@ -106,9 +109,11 @@ def test_a_committed_write_moves_the_etag(settings: Settings, engine: Engine) ->
     # Committed for real: inside a test's transaction, its own writes never move the
     # snapshot the version is read from.
     body = run(suite=f"etag-{uuid.uuid4().hex[:8]}")
-    with live_service_on(settings, engine) as live:
+    keeping = settings.model_copy(update={"read_cache_mb": 8})
+    with live_service_on(keeping, engine) as live:
         live.suites.add(body["suite"])
         live.machines.add(body["hardware"]["name"])
+        httpx.get(f"{live.url}/api/v1/suites")  # kept…
         before = httpx.get(f"{live.url}/api/v1/suites").headers["ETag"]
         held = {"If-None-Match": before}
         auth = {"Authorization": f"Bearer {live.token}"}
@@ -117,7 +122,42 @@ def test_a_committed_write_moves_the_etag(settings: Settings, engine: Engine) ->
         after = httpx.get(f"{live.url}/api/v1/suites", headers=held)
     assert after.status_code == 200
     assert after.headers["ETag"] != before
+    # …and not served once the data moved on.
     assert body["suite"] in {item["suite"] for item in after.json()["items"]}
+
+
+def test_a_kept_answer_is_the_routes_own_and_costs_only_the_version_query(
+    settings: Settings, engine: Engine, connection: Connection, auth: dict[str, str]
+) -> None:
+    keeping = settings.model_copy(update={"read_cache_mb": 8})
+    app = create_app(keeping, database_url=engine.url.render_as_string(hide_password=False))
+    app.state.session_factory = sessionmaker(
+        bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+    )
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    with TestClient(app) as client:
+        upload_history(client, auth, STEPPED, check=False)
+        url = "/api/v1/suites/sync-vs-async-io/study"
+        built = client.get(url, headers={"Accept-Encoding": "identity"})
+        event.listen(connection, "before_cursor_execute", record)
+        try:
+            kept = client.get(url, headers={"Accept-Encoding": "identity"})
+            zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
+        finally:
+            event.remove(connection, "before_cursor_execute", record)
+    assert [sql for sql in statements if "SAVEPOINT" not in sql] == [
+        "SELECT pg_current_snapshot()::text"
+    ] * 2
+    assert kept.status_code == zipped.status_code == 200
+    assert kept.content == built.content
+    assert kept.headers["Content-Type"] == built.headers["Content-Type"]
+    assert kept.headers["ETag"] == built.headers["ETag"]
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert zipped.json() == built.json()
 
 
 def test_the_coding_is_part_of_the_tag_and_any_coding_of_the_version_revalidates(
