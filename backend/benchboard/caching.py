@@ -5,10 +5,11 @@ and Cache-Control that lets a proxy or CDN in front absorb a crowd.
 code): no public read depends on the clock. PostgreSQL's snapshot,
 `pg_current_snapshot()` (the oldest running transaction, the next transaction id and
 those in progress), changes exactly when a write commits or begins anywhere on the
-server, and two equal snapshots see the same data. Its hash, with the package version,
-is the ETag of every public read: one trivial query per request instead of a
-version per endpoint (suite totals, history versions, annotation times…), which each new
-endpoint would have to get right. It moves with any write, so an upload to one suite
+server, and two equal snapshots see the same data. Its hash, with a digest of this
+package's source (a deploy that changes an answer's shape moves every tag), is the ETag
+of every public read: one trivial query per request instead of a version per endpoint
+(suite totals, history versions, annotation times…), which each new endpoint would have
+to get right. It moves with any write, so an upload to one suite
 revalidates every cached answer: a published study is read far more than written to.
 
 **Soundness** rests on reading the version before anything else of the answer
@@ -24,7 +25,7 @@ version is still current.
 **Kept answers.** The answer of a public read is kept in this process under its version
 and URL (ReadCache, at most BENCHBOARD_READ_CACHE_MB): while nothing is written, the
 same read is its version query alone. A study's page read 67 times a second built anew
-and 985 times a second answered 304 (README "Crowds"); a kept answer costs about a 304
+and 985 times a second answered 304 (bench/README.md, read_load.py); a kept answer costs about a 304
 plus its compression. Any write moves the version, and old entries age out.
 
 **Private answers.** A read that needs a token (BENCHBOARD_PUBLIC_READ=false; private
@@ -35,7 +36,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from importlib.metadata import version
+from functools import cache
+from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 from sqlalchemy import text
@@ -48,7 +50,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 PUBLIC = "public, max-age=5, stale-while-revalidate=30"
 PRIVATE = "private, no-store"
 _POLICY_KEY = "benchboard.cache"  # in the ASGI scope: the ReadPolicy of this request
-_CODE_VERSION = version("benchboard")
 
 
 @dataclass
@@ -115,10 +116,19 @@ class NotModified(Exception):
         self.cache_control = cache_control
 
 
+@cache
+def _code_version() -> bytes:
+    """A digest of this package's source, the same in every replica of one deploy."""
+    digest = hashlib.blake2b(digest_size=12)
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
 def data_version(session: Session) -> str:
     """The committed data's version, as a quoted strong entity tag."""
     snapshot = session.scalar(text("SELECT pg_current_snapshot()::text"))
-    digest = hashlib.blake2b(f"{_CODE_VERSION} {snapshot}".encode(), digest_size=12)
+    digest = hashlib.blake2b(_code_version() + str(snapshot).encode(), digest_size=12)
     return f'"{digest.hexdigest()}"'
 
 
