@@ -33,6 +33,14 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 2
+    # Admission control (admission.py): API requests one uvicorn worker runs against the
+    # database at once, and how long another waits for its turn before a 503. Below the
+    # pool's 10 connections: health and /metrics keep a connection during a crowd. Four
+    # per worker kept 2 cores busy with a shorter tail than eight (README "Crowds").
+    request_concurrency: int = Field(default=4, ge=1, le=9)
+    request_wait_s: float = Field(default=1.0, gt=0)
+    # Public reads' answers kept per worker process, by data version and URL (caching.py).
+    read_cache_mb: int = Field(default=32, ge=0)
     public_read: bool = True
     demo: bool = True
     max_body_bytes: int = 32 * 1024 * 1024

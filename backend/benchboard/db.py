@@ -13,6 +13,9 @@ from benchboard.replica import reads_replica
 # and starting a worker (5-9 ms on two busy cores) cost more than it saved where the
 # planner chose one (compare/modes over 20,000 series at 100,000,000 results).
 REQUEST_SESSION_OPTIONS = "-c max_parallel_workers_per_gather=0"
+# Admission control keeps requests from queueing here (admission.py); should the pool run
+# dry all the same, a request gets a quick 503 rather than the default 30 s wait.
+REQUEST_POOL_TIMEOUT_S = 2.0
 
 
 def make_engine(url: str, *, serves_requests: bool = False) -> Engine:
@@ -22,6 +25,7 @@ def make_engine(url: str, *, serves_requests: bool = False) -> Engine:
         _with_options(url, REQUEST_SESSION_OPTIONS) if serves_requests else url,
         pool_size=10,
         max_overflow=10,
+        pool_timeout=REQUEST_POOL_TIMEOUT_S if serves_requests else 30.0,
         pool_pre_ping=True,
         json_deserializer=exact_json.loads,
     )

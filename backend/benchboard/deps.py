@@ -7,6 +7,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
+from benchboard.caching import conditional_read
 from benchboard.config import Settings
 from benchboard.db import get_session
 from benchboard.errors import Forbidden, Unauthorized
@@ -53,14 +54,16 @@ def _require(permission: str):  # type: ignore[no-untyped-def]
 
 
 async def _read_access(
+    request: Request,
     session: SessionDep,
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    if settings.public_read:
-        return
-    if await run_in_threadpool(_principal, session, credentials) is None:
+    public = settings.public_read
+    if not public and await run_in_threadpool(_principal, session, credentials) is None:
         raise Unauthorized("reads need a token on this server (BENCHBOARD_PUBLIC_READ=false)")
+    # The first query of every read: its ETag must not be newer than its answer.
+    await run_in_threadpool(conditional_read, request, session, public=public)
 
 
 UploadToken = Annotated[Principal, Depends(_require("upload"))]

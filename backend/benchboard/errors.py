@@ -116,6 +116,14 @@ class DatabaseBusy(RetryLater):
     retry_after_s = 1
 
 
+class Overloaded(RetryLater):
+    """More requests than this process's database connections serve in time: the excess
+    is turned away within a second (admission.py) instead of queueing for the pool."""
+
+    code = "overloaded"
+    retry_after_s = 2
+
+
 def json_path(location: Sequence[int | str]) -> str:
     """('results', 3, 'value') -> 'results[3].value'."""
     path = ""
@@ -174,7 +182,7 @@ class _AsciiJSONResponse(JSONResponse):
         return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
-def _envelope(error: AppError) -> JSONResponse:
+def error_response(error: AppError) -> JSONResponse:
     body = ErrorOut(error=error.code, message=error.message, fields=error.fields)
     headers: dict[str, str] | None = None
     if isinstance(error, Unauthorized):
@@ -186,7 +194,7 @@ def _envelope(error: AppError) -> JSONResponse:
 
 def _request_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return _envelope(validation_failed("invalid request", field_errors(exc.errors())))
+    return error_response(validation_failed("invalid request", field_errors(exc.errors())))
 
 
 def _http_error(_: Request, exc: Exception) -> JSONResponse:
@@ -195,12 +203,12 @@ def _http_error(_: Request, exc: Exception) -> JSONResponse:
     error = AppError(str(exc.detail))
     error.status_code = exc.status_code
     error.code = codes.get(exc.status_code, "http_error")
-    return _envelope(error)
+    return error_response(error)
 
 
 def _app_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
-    return _envelope(exc)
+    return error_response(exc)
 
 
 # PostgreSQL's answers to contention, by SQLSTATE: class 40, transaction rollback
@@ -223,7 +231,7 @@ def database_failure(exc: Exception) -> RetryLater:
 def _database_error(_: Request, exc: Exception) -> JSONResponse:
     error = database_failure(exc)
     logger.warning("%s: %s", error.code, exc)
-    return _envelope(error)
+    return error_response(error)
 
 
 def _data_error(_: Request, exc: Exception) -> JSONResponse:
@@ -233,7 +241,8 @@ def _data_error(_: Request, exc: Exception) -> JSONResponse:
     cause = getattr(exc, "orig", None) or exc
     detail = cause.diag.message_primary if isinstance(cause, psycopg.Error) else None
     logger.warning("invalid value reached the database: %s", exc)
-    return _envelope(InvalidValue(f"a value is not valid: {detail or 'refused by the database'}"))
+    reason = detail or "refused by the database"
+    return error_response(InvalidValue(f"a value is not valid: {reason}"))
 
 
 def document_error_envelope(schema: dict[str, Any]) -> None:

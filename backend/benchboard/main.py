@@ -8,8 +8,10 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette_compress import CompressMiddleware
 
+from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
+from benchboard.caching import install_caching, keep_reads
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import read_database_url, resolve_database_url
@@ -51,6 +53,10 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     install_error_handlers(app)
     if read_url:
         app.add_middleware(ReplicaReads)  # inside the metrics: a retry counts once
+    # Outside the replica's retry (one turn per request), inside the metrics (503s count).
+    app.add_middleware(
+        Admission, limit=settings.request_concurrency, wait_s=settings.request_wait_s
+    )
     app.add_middleware(RequestMetrics)
     # Histories of thousands of points are JSON of hundreds of KB; built files come
     # precompressed (delivery.py) and pass through untouched. Each coding at its fastest
@@ -58,9 +64,11 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     # 93 KB, Brotli 1 in 1.0 ms to 102 KB, gzip 1 in 2.6 ms to 120 KB, where gzip 5 took
     # 5.4 ms for 106 KB (bench/README.md). Zstandard first: Chrome, Edge and Firefox ask
     # for it, Safari for Brotli; gzip is left to scripts.
+    keep_reads(app, cache_bytes=settings.read_cache_mb * 2**20)  # inside the compression
     app.add_middleware(
         CompressMiddleware, minimum_size=1024, zstd_level=1, brotli_quality=1, gzip_level=1
     )
+    install_caching(app)
     app.add_middleware(SecurityHeaders)
     for router in (
         health_router,

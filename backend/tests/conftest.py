@@ -30,6 +30,9 @@ def settings() -> Settings:
         database_name="benchboard_test",
         demo=False,
         max_body_bytes=1024 * 1024,
+        # A test's writes stay in its transaction, where the data version (caching.py)
+        # does not see them: kept answers would be stale. test_caching.py turns it on.
+        read_cache_mb=0,
     )
 
 

@@ -2,8 +2,12 @@ import createClient from "openapi-fetch";
 import type { paths } from "./schema";
 import type { ErrorBody, FieldError } from "./types";
 
-/** The one typed client; paths and payloads come from the generated OpenAPI schema. */
-export const api = createClient<paths>({ baseUrl: "" });
+/**
+ * The one typed client; paths and payloads come from the generated OpenAPI schema.
+ * `no-cache`: the browser revalidates its copy each time (a 304 costs the service one query)
+ * instead of reusing it for the answer's max-age, so a page refetched after an edit shows it.
+ */
+export const api = createClient<paths>({ baseUrl: "", cache: "no-cache" });
 
 /** An API failure as the service's error envelope describes it. */
 export class ApiError extends Error {

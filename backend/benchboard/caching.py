@@ -1,0 +1,249 @@
+"""HTTP caching of reads: a strong ETag from the data's version, 304 on If-None-Match,
+and Cache-Control that lets a proxy or CDN in front absorb a crowd.
+
+**The version.** Every read answer is a function of the committed data (and of this
+code): no public read depends on the clock. PostgreSQL's snapshot,
+`pg_current_snapshot()` (the oldest running transaction, the next transaction id and
+those in progress), changes exactly when a write commits or begins anywhere on the
+server, and two equal snapshots see the same data. Its hash, with a digest of this
+package's source (a deploy that changes an answer's shape moves every tag), is the ETag
+of every public read: one trivial query per request instead of a version per endpoint
+(suite totals, history versions, annotation times…), which each new endpoint would have
+to get right. It moves with any write, so an upload to one suite
+revalidates every cached answer: a published study is read far more than written to.
+
+**Soundness** rests on reading the version before anything else of the answer
+(READ COMMITTED takes a snapshot per statement): an answer is then never older than its
+ETag, only newer, which costs one needless 200 at worst, never a stale 304.
+`conditional_read` runs in ReadAccess, a route's first dependency.
+
+**Representations.** JSON is compressed after the route (main.py), per Accept-Encoding;
+a strong ETag names one byte sequence, so the coding is appended (`"…-zstd"`), as
+Apache does, and If-None-Match compares the version part only: any coding of the same
+version is still current.
+
+**Kept answers.** The answer of a public read is kept in this process under its version
+and URL (ReadCache, at most BENCHBOARD_READ_CACHE_MB): while nothing is written, the
+same read is its version query alone. A study's page read 67 times a second built anew
+and 985 times a second answered 304 (bench/README.md, read_load.py); a kept answer costs about a 304
+plus its compression. Any write moves the version, and old entries age out.
+
+**Private answers.** A read that needs a token (BENCHBOARD_PUBLIC_READ=false; private
+suites later) is `private, no-store` and gets no ETag: no shared cache may keep it.
+"""
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+# Readers see an upload within 5 s; a cache may answer from its copy for 30 s more while
+# it revalidates in the background (a 304 when nothing changed).
+PUBLIC = "public, max-age=5, stale-while-revalidate=30"
+PRIVATE = "private, no-store"
+_POLICY_KEY = "benchboard.cache"  # in the ASGI scope: the ReadPolicy of this request
+
+
+@dataclass
+class ReadPolicy:
+    """What the route decided about caching its answer; read by CacheHeaders."""
+
+    cache_control: str | None = None
+    etag: str | None = None  # the version's tag, quoted, without a coding
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A 200 as the route wrote it: its headers (no length) and body."""
+
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+class KeptAnswer(Exception):
+    """Send `kept` instead of running the route."""
+
+    def __init__(self, kept: Kept) -> None:
+        super().__init__("kept answer")
+        self.kept = kept
+
+
+class ReadCache:
+    """Public reads' answers by (version, URL), the least recently used dropped first
+    beyond `max_bytes`. Read from worker threads, written from the event loop: locked."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, bytes], Kept] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, bytes]) -> Kept | None:
+        with self._lock:
+            kept = self._entries.get(key)
+            if kept is not None:
+                self._entries.move_to_end(key)
+            return kept
+
+    def put(self, key: tuple[str, bytes], answer: Kept) -> None:
+        if len(answer.body) > self.max_bytes // 8:  # one answer must not flush the rest
+            return
+        with self._lock:
+            replaced = self._entries.pop(key, None)
+            self._bytes += len(answer.body) - (len(replaced.body) if replaced else 0)
+            self._entries[key] = answer
+            while self._bytes > self.max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= len(dropped.body)
+
+
+def _url(scope: Scope) -> bytes:
+    return f"{scope['path']}?".encode() + bytes(scope.get("query_string", b""))
+
+
+class NotModified(Exception):
+    def __init__(self, etag: str, cache_control: str) -> None:
+        super().__init__(etag)
+        self.etag = etag
+        self.cache_control = cache_control
+
+
+@cache
+def _code_version() -> bytes:
+    """A digest of this package's source, the same in every replica of one deploy."""
+    digest = hashlib.blake2b(digest_size=12)
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
+def data_version(session: Session) -> str:
+    """The committed data's version, as a quoted strong entity tag."""
+    snapshot = session.scalar(text("SELECT pg_current_snapshot()::text"))
+    digest = hashlib.blake2b(_code_version() + str(snapshot).encode(), digest_size=12)
+    return f'"{digest.hexdigest()}"'
+
+
+def conditional_read(request: Request, session: Session, *, public: bool) -> None:
+    """Decide this read's caching; raise NotModified when the client's copy is current.
+
+    Call it before any other query of the answer (see the module's docstring)."""
+    policy = request.scope.get(_POLICY_KEY)
+    if not isinstance(policy, ReadPolicy) or request.method not in ("GET", "HEAD"):
+        return
+    if not public:
+        policy.cache_control = PRIVATE
+        return
+    policy.cache_control = PUBLIC
+    policy.etag = data_version(session)
+    held = _held_version(request.headers.get("if-none-match", ""), policy.etag)
+    if held is not None:
+        raise NotModified(held, PUBLIC)
+    cache: ReadCache | None = getattr(request.app.state, "read_cache", None)
+    kept = cache.get((policy.etag, _url(request.scope))) if cache else None
+    if kept is not None:
+        raise KeptAnswer(kept)
+
+
+def _held_version(if_none_match: str, current: str) -> str | None:
+    """The tag of If-None-Match (weak comparison, as RFC 9110 asks) whose version is
+    `current`, with its coding; None when the client holds no current copy."""
+    for candidate in if_none_match.split(","):
+        tag = candidate.strip().removeprefix("W/")
+        if tag == "*" or tag.strip('"').split("-")[0] == current.strip('"'):
+            return current if tag == "*" else tag
+    return None
+
+
+def _not_modified(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, NotModified)
+    headers = {"ETag": exc.etag, "Cache-Control": exc.cache_control, "Vary": "Accept-Encoding"}
+    return Response(status_code=304, headers=headers)
+
+
+def _kept_answer(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, KeptAnswer)
+    kept = exc.kept
+    response = Response(kept.body)
+    response.raw_headers = [*kept.headers, (b"content-length", str(len(kept.body)).encode())]
+    return response
+
+
+class KeepReads:
+    """ASGI middleware, inside the compression: keeps each public read's 200 in `cache`
+    as the route wrote it."""
+
+    def __init__(self, app: ASGIApp, *, cache: ReadCache) -> None:
+        self.app = app
+        self.cache = cache
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        policy = scope.get(_POLICY_KEY)
+        if not isinstance(policy, ReadPolicy):
+            await self.app(scope, receive, send)
+            return
+        headers: list[tuple[bytes, bytes]] | None = None
+        chunks: list[bytes] = []
+
+        async def keep(message: Message) -> None:
+            nonlocal headers
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = [(k, v) for k, v in message["headers"] if k != b"content-length"]
+            elif message["type"] == "http.response.body" and headers is not None:
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body") and policy.etag:
+                    kept = Kept(headers, b"".join(chunks))
+                    self.cache.put((policy.etag, _url(scope)), kept)
+            await send(message)
+
+        await self.app(scope, receive, keep)
+
+
+class CacheHeaders:
+    """ASGI middleware: gives each read its ReadPolicy, and writes the policy's
+    Cache-Control and ETag (with the answer's coding) on its 200."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        policy = ReadPolicy()
+        scope[_POLICY_KEY] = policy
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = MutableHeaders(scope=message)
+                if policy.cache_control:
+                    headers["Cache-Control"] = policy.cache_control
+                if policy.etag:
+                    coding = headers.get("content-encoding")
+                    headers["ETag"] = f'{policy.etag[:-1]}-{coding}"' if coding else policy.etag
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def keep_reads(app: FastAPI, *, cache_bytes: int) -> None:
+    """Keep public reads' answers (none with 0 bytes); call before adding compression."""
+    app.state.read_cache = ReadCache(cache_bytes) if cache_bytes else None
+    if app.state.read_cache:
+        app.add_middleware(KeepReads, cache=app.state.read_cache)
+
+
+def install_caching(app: FastAPI) -> None:
+    """Validators and Cache-Control, outside the compression middleware, where the coding
+    is known: call after adding it."""
+    app.add_middleware(CacheHeaders)
+    app.add_exception_handler(NotModified, _not_modified)
+    app.add_exception_handler(KeptAnswer, _kept_answer)

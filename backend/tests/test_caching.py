@@ -1,0 +1,206 @@
+"""Public reads carry a strong ETag and Cache-Control, and answer 304 while the data has
+not changed (caching.py)."""
+
+import re
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import Connection, Engine, event
+from sqlalchemy.orm import sessionmaker
+
+from benchboard.caching import PRIVATE, PUBLIC
+from benchboard.config import Settings
+from benchboard.main import create_app
+from tests.builders import run
+from tests.live import live_service_on
+from tests.regressions.history_builder import STEPPED, upload_history
+
+STRONG_TAG = re.compile(r'^"[0-9a-f]{24}(-[a-z]+)?"$')
+
+
+# GETs that are not public reads: operational, a maintainer's, the static upload contract.
+NOT_PUBLIC_READS = {"/api/v1/health", "/api/v1/webhooks/deliveries", "/api/v1/schema/upload"}
+
+
+def public_reads(app: FastAPI) -> set[str]:
+    """Every GET the API documents that any reader may call."""
+    paths: dict[str, dict[str, object]] = app.openapi()["paths"]
+    return {path for path, operations in paths.items() if "get" in operations} - NOT_PUBLIC_READS
+
+
+@pytest.fixture
+def read_urls(client: TestClient, auth: dict[str, str]) -> dict[str, str]:
+    """A URL answering 200 for each public read route, over a history with one regression."""
+    run_ids = upload_history(client, auth, STEPPED)
+    regression = client.get("/api/v1/regressions").json()["items"][0]["id"]
+    series = client.get("/api/v1/series").json()["items"][0]["id"]
+    suite = "sync-vs-async-io"
+    return {
+        "/api/v1/suites": "/api/v1/suites",
+        "/api/v1/suites/{suite}": f"/api/v1/suites/{suite}",
+        "/api/v1/suites/{suite}/study": f"/api/v1/suites/{suite}/study",
+        "/api/v1/suites/{suite}/findings": f"/api/v1/suites/{suite}/findings",
+        "/api/v1/runs": "/api/v1/runs",
+        "/api/v1/runs/{run_id}": f"/api/v1/runs/{run_ids[0]}",
+        "/api/v1/runs/{run_id}/upload": f"/api/v1/runs/{run_ids[0]}/upload",
+        "/api/v1/runs/{run_id}/baseline-comparison": (
+            f"/api/v1/runs/{run_ids[-1]}/baseline-comparison"
+        ),
+        "/api/v1/facets": "/api/v1/facets",
+        "/api/v1/series": "/api/v1/series",
+        "/api/v1/series/{series_id}/history": f"/api/v1/series/{series}/history",
+        "/api/v1/series/{series_id}/detection": f"/api/v1/series/{series}/detection",
+        "/api/v1/compare/modes": "/api/v1/compare/modes",
+        "/api/v1/compare/runs": (
+            f"/api/v1/compare/runs?baseline={run_ids[0]}&contender={run_ids[-1]}"
+        ),
+        "/api/v1/regressions": "/api/v1/regressions",
+        "/api/v1/regressions/{regression_id}": f"/api/v1/regressions/{regression}",
+        "/api/v1/regressions/{regression_id}/history": (
+            f"/api/v1/regressions/{regression}/history"
+        ),
+        "/api/v1/regressions/{regression_id}/context": (
+            f"/api/v1/regressions/{regression}/context"
+        ),
+        "/api/v1/annotations": "/api/v1/annotations",
+    }
+
+
+def test_every_public_read_has_a_strong_etag_and_answers_304_while_unchanged(
+    client: TestClient, read_urls: dict[str, str]
+) -> None:
+    assert set(read_urls) == public_reads(client.app)  # type: ignore[arg-type]
+    for url in read_urls.values():
+        first = client.get(url)
+        assert first.status_code == 200, (url, first.text)
+        etag = first.headers["ETag"]
+        assert STRONG_TAG.match(etag), (url, etag)
+        assert first.headers["Cache-Control"] == PUBLIC, url
+        again = revalidate(client, url, etag)
+        assert again.status_code == 304, url
+        assert again.content == b""
+        assert STRONG_TAG.match(again.headers["ETag"]), url
+        assert again.headers["Cache-Control"] == PUBLIC
+
+
+def revalidate(client: TestClient, url: str, etag: str) -> httpx.Response:
+    """`url` with If-None-Match: `etag`, sent again with the newer tag if a transaction
+    elsewhere on the server (autovacuum's ANALYZE, another test) moved the version."""
+    for _ in range(5):
+        answer = client.get(url, headers={"If-None-Match": etag})
+        if answer.status_code != 200 or answer.headers["ETag"] == etag:
+            return answer
+        etag = answer.headers["ETag"]
+    return answer
+
+
+def test_public_reads_may_be_cached_briefly_and_served_stale_while_revalidated() -> None:
+    directives = dict(part.strip().partition("=")[::2] for part in PUBLIC.split(",") if "=" in part)
+    assert PUBLIC.startswith("public,")
+    assert 0 < int(directives["max-age"]) <= 10
+    assert int(directives["stale-while-revalidate"]) > 0
+
+
+def test_a_committed_write_moves_the_etag(settings: Settings, engine: Engine) -> None:
+    # Committed for real: inside a test's transaction, its own writes never move the
+    # snapshot the version is read from.
+    body = run(suite=f"etag-{uuid.uuid4().hex[:8]}")
+    keeping = settings.model_copy(update={"read_cache_mb": 8})
+    with live_service_on(keeping, engine) as live:
+        live.suites.add(body["suite"])
+        live.machines.add(body["hardware"]["name"])
+        httpx.get(f"{live.url}/api/v1/suites")  # kept…
+        before = httpx.get(f"{live.url}/api/v1/suites").headers["ETag"]
+        held = {"If-None-Match": before}
+        auth = {"Authorization": f"Bearer {live.token}"}
+        stored = httpx.post(f"{live.url}/api/v1/runs", json=body, headers=auth)
+        assert stored.status_code == 201
+        after = httpx.get(f"{live.url}/api/v1/suites", headers=held)
+    assert after.status_code == 200
+    assert after.headers["ETag"] != before
+    # …and not served once the data moved on.
+    assert body["suite"] in {item["suite"] for item in after.json()["items"]}
+
+
+def test_a_kept_answer_is_the_routes_own_and_costs_only_the_version_query(
+    settings: Settings, engine: Engine, connection: Connection, auth: dict[str, str]
+) -> None:
+    keeping = settings.model_copy(update={"read_cache_mb": 8})
+    app = create_app(keeping, database_url=engine.url.render_as_string(hide_password=False))
+    app.state.session_factory = sessionmaker(
+        bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+    )
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    with TestClient(app) as client:
+        upload_history(client, auth, STEPPED, check=False)
+        url = "/api/v1/suites/sync-vs-async-io/study"
+        built = client.get(url, headers={"Accept-Encoding": "identity"})
+        event.listen(connection, "before_cursor_execute", record)
+        try:
+            kept = client.get(url, headers={"Accept-Encoding": "identity"})
+            zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
+        finally:
+            event.remove(connection, "before_cursor_execute", record)
+    assert [sql for sql in statements if "SAVEPOINT" not in sql] == [
+        "SELECT pg_current_snapshot()::text"
+    ] * 2
+    assert kept.status_code == zipped.status_code == 200
+    assert kept.content == built.content
+    assert kept.headers["Content-Type"] == built.headers["Content-Type"]
+    assert kept.headers["ETag"] == built.headers["ETag"]
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert zipped.json() == built.json()
+
+
+def test_the_coding_is_part_of_the_tag_and_any_coding_of_the_version_revalidates(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    upload_history(client, auth, STEPPED, check=False)
+    gzipped = client.get("/api/v1/runs", headers={"Accept-Encoding": "gzip"})
+    assert gzipped.headers["Content-Encoding"] == "gzip"
+    tag = gzipped.headers["ETag"]
+    assert tag.endswith('-gzip"')
+    plain = client.get("/api/v1/runs", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers
+    assert plain.headers["ETag"] == tag.removesuffix('-gzip"') + '"'
+    for held in (tag, f'"elsewhere", W/{tag}', "*"):
+        headers = {"If-None-Match": held, "Accept-Encoding": "br"}
+        answer = client.get("/api/v1/runs", headers=headers)
+        if answer.status_code == 200:  # the version moved meanwhile (see revalidate)
+            tag = answer.headers["ETag"].removesuffix('-br"') + '-gzip"'
+            answer = client.get("/api/v1/runs", headers={**headers, "If-None-Match": tag})
+        assert answer.status_code == 304, held
+    stale = client.get("/api/v1/runs", headers={"If-None-Match": '"0123456789abcdef01234567"'})
+    assert stale.status_code == 200
+
+
+def test_reads_that_need_a_token_are_private_and_carry_no_etag(
+    client: TestClient, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(client.app.state.settings, "public_read", False)  # type: ignore[attr-defined]
+    answer = client.get("/api/v1/suites", headers=auth)
+    assert answer.status_code == 200
+    assert answer.headers["Cache-Control"] == PRIVATE
+    assert "ETag" not in answer.headers
+    held = client.get("/api/v1/suites", headers={**auth, "If-None-Match": "*"})
+    assert held.status_code == 200
+
+
+def test_writes_health_and_errors_carry_no_cache_headers(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    stored = client.post("/api/v1/runs", json=run(), headers=auth)
+    missing = client.get("/api/v1/suites/no-such-suite")
+    health = client.get("/api/v1/health")
+    assert (stored.status_code, missing.status_code, health.status_code) == (201, 404, 200)
+    for answer in (stored, missing, health):
+        assert "ETag" not in answer.headers
+        assert "Cache-Control" not in answer.headers
