@@ -56,8 +56,14 @@ class ModePair(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
+# The longest page of `GET /compare/modes` (and its default): each pair reads two latest
+# values and computes an interval, ~0.1 ms of CPU.
+MODE_PAGE_MAX = 1000
+
+
 class ModeComparison(BaseModel):
     items: list[ModePair]
+    next_cursor: str | None
 
 
 class RunSide(BaseModel):

@@ -18,7 +18,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from benchboard.models import Hardware, Result, Series
+from benchboard.models import Hardware, Result, Series, SeriesGroup
 from benchboard.pagination import Keyset, keyset_page
 from benchboard.series.filters import DIMENSIONS, SeriesFilter, dimension_column
 from benchboard.series.schemas import (
@@ -40,18 +40,26 @@ FACET_DIMENSIONS = (*DIMENSIONS, "branch")
 
 
 def get_facets(session: Session, series_filter: SeriesFilter) -> Facets:
-    """One statement: the series under any filter are read once (a CTE) with a flag per
-    filter, then each dimension counts its values where every other flag holds (nine
-    statements, one per dimension, took twice as long)."""
-    conditions = series_filter.conditions_by_dimension()
+    """One statement: the rows under any filter are read once (a CTE) with a flag per
+    filter, then each dimension sums its values' series where every other flag holds
+    (nine statements, one per dimension, took twice as long). The rows are the series
+    groups (series/groups.py: a hundredth of the series in a parameter sweep), or the
+    series themselves when since/until select series by their results."""
+    table, weight = (
+        (Series, literal_column("1"))
+        if series_filter.has_time
+        else (SeriesGroup, SeriesGroup.series_count)
+    )
+    conditions = series_filter.conditions_by_dimension(table)
     every_facet = [conditions.pop("time")] if "time" in conditions else []
     flagged = (
         select(
-            *(dimension_column(d).label(d) for d in FACET_DIMENSIONS),
+            *(dimension_column(d, table).label(d) for d in FACET_DIMENSIONS),
+            weight.label("weight"),
             *(condition.label(f"ok_{d}") for d, condition in conditions.items()),
         )
-        .select_from(Series)
-        .join(Hardware, Hardware.id == Series.hardware_id)
+        .select_from(table)
+        .join(Hardware, Hardware.id == table.hardware_id)
         .where(*every_facet)
         .cte("flagged")
     )
@@ -60,7 +68,7 @@ def get_facets(session: Session, series_filter: SeriesFilter) -> Facets:
             select(
                 literal_column(f"'{dimension}'").label("dimension"),
                 flagged.c[dimension].label("value"),
-                func.count().label("count"),
+                func.sum(flagged.c.weight).label("count"),
             )
             .where(flagged.c[dimension].is_not(None))
             .where(*(flagged.c[f"ok_{d}"] for d in conditions if d != dimension))
@@ -83,7 +91,7 @@ def series_id_table(series_ids: list[int]) -> Any:
     return func.unnest(id_array).table_valued("id").render_derived("ids")
 
 
-def latest_result(series_id: Any, last_started_at: Any, *extra: Any) -> Any:
+def latest_result(series_id: Any, last_started_at: Any, *extra: Any, name: str = "latest") -> Any:
     """The newest result of a series (LATERAL): the row at the series' kept
     `last_started_at`, one index lookup, newest upload first if two runs share it."""
     return (
@@ -99,7 +107,7 @@ def latest_result(series_id: Any, last_started_at: Any, *extra: Any) -> Any:
         .where(Result.series_id == series_id, Result.started_at == last_started_at)
         .order_by(Result.id.desc())
         .limit(1)
-        .lateral("latest")
+        .lateral(name)
     )
 
 
