@@ -10,8 +10,9 @@ read_speed.py does): 10 suites of 100,000 series, each 2 of the 3 machines x 20
 implementation-modes x 25 benchmarks x 100 parameter sets (size x threads), 2 runs per
 machine, so 2 results a series (2,000,000 results, 40 runs). Seven languages: go, rust,
 python and java with two implementations each and dart with one, each in sync and async
-(pairs); c and zig only sync (no pair: `compare/modes?language=c` has none to find). A benchmark name appears
-in five suites. Later invocations reuse the dataset while it holds exactly 1,000,000 series.
+(pairs); c and zig only sync (no pair: `compare/modes?language=c` has none to find). A
+benchmark name appears in five suites. Later invocations reuse the dataset while it holds
+exactly 1,000,000 series.
 
 Cold: the service is restarted (new processes and connections, empty plan caches) and
 each read's first `--cold` requests are timed without warm-up, each on a filter value

@@ -46,10 +46,13 @@ BEGIN
   RETURN NULL;
 END
 $$
-"""
+"""  # noqa: S608  (column names of this file)
 
 _JOIN = " AND ".join(
-    [f"g.{c} = d.{c}" for c in ("suite", "branch", "benchmark", "language", "hardware_id", "metric")]
+    [
+        f"g.{c} = d.{c}"
+        for c in ("suite", "branch", "benchmark", "language", "hardware_id", "metric")
+    ]
     + [f"g.{c} IS NOT DISTINCT FROM d.{c}" for c in ("implementation", "mode", "variant")]
 )
 
@@ -66,7 +69,7 @@ BEGIN
   RETURN NULL;
 END
 $$
-"""
+"""  # noqa: S608
 
 # compare/pairing.params_compatible: the params agree on every key both have. One SQL
 # expression, so the planner inlines it.
@@ -81,7 +84,7 @@ _REBUILD = f"""
   DELETE FROM series_group;
   INSERT INTO series_group ({_KEY}, series_count, few_runs_count, short_count)
   SELECT {_KEY}, {_COUNTS} FROM series GROUP BY {_KEY} ORDER BY {_KEY};
-"""
+"""  # noqa: S608
 
 # As migration 7a3e5c1b9d42 wrote it, then the series groups rebuilt.
 _RECOUNT_TOTALS = """

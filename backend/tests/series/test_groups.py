@@ -27,7 +27,7 @@ GROUPS = (
 )
 # What the groups must say, counted from the series themselves.
 COUNTED = (
-    "SELECT suite, branch, benchmark, language, implementation, mode, variant, hardware_id,"
+    "SELECT suite, branch, benchmark, language, implementation, mode, variant, hardware_id,"  # noqa: S608
     f" metric, count(*), count(*) FILTER (WHERE result_count < {FEW_RUNS}),"
     f" count(*) FILTER (WHERE result_count < {SHORT_RUNS}) FROM series"
     " GROUP BY suite, branch, benchmark, language, implementation, mode, variant,"
@@ -63,8 +63,8 @@ def _upload(client: TestClient, auth: dict[str, str], body: dict[str, Any]) -> s
 
 
 def test_the_kept_thresholds_are_detections() -> None:
-    assert FEW_RUNS == runs_for_a_change(replicates=True)
-    assert SHORT_RUNS == SHORT_SEGMENT
+    assert runs_for_a_change(replicates=True) == FEW_RUNS
+    assert SHORT_SEGMENT == SHORT_RUNS
 
 
 def test_uploads_and_deletions_keep_the_groups_a_recount_gives(
