@@ -20,6 +20,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     func,
+    text,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -187,8 +188,9 @@ class Series(Base):
         Index("ix_series_suite_benchmark", "suite", "benchmark"),
         Index("ix_series_language_mode", "language", "mode"),
         Index("ix_series_hardware_id", "hardware_id"),
-        # A series' other-mode partners (compare/modes.py); leading with the benchmark, so
-        # one benchmark across suites reads it too.
+        # A series' other-mode partners (compare/modes.py): the pairing key, then the
+        # params' keys and the params, hashed (equal params are one descent); leading with
+        # the benchmark, so one benchmark across suites reads it too.
         Index(
             "ix_series_pairing",
             "benchmark",
@@ -198,6 +200,8 @@ class Series(Base):
             "hardware_id",
             "metric",
             "mode",
+            text("param_keys_hash(params)"),
+            text("jsonb_hash_extended(params, 0)"),
         ),
     )
 

@@ -37,7 +37,7 @@ def _stored_int(value: int) -> int:
 class Keyset:
     """A list's order: these columns, all ascending or all descending; together unique."""
 
-    columns: tuple[InstrumentedAttribute[Any], ...]  # or an alias's
+    columns: tuple[InstrumentedAttribute[Any], ...]
     descending: bool = False
 
 
@@ -60,13 +60,8 @@ def keyset_page(
     )
     if cursor is not None:
         key = tuple_(*keyset.columns)
-        values = _decode(cursor, keyset)
-        after = tuple_(*values)
+        after = tuple_(*_decode(cursor, keyset))
         query = query.where(key < after if keyset.descending else key > after)
-        if len(values) > 1:  # PostgreSQL starts an index scan from a row comparison only
-            # within one table: the leading column's bound lets it start at the cursor.
-            leading = keyset.columns[0]
-            query = query.where(leading <= values[0] if keyset.descending else leading >= values[0])
     rows = session.execute(query).all()
     page = rows[:limit]
     if len(rows) <= limit:

@@ -9,8 +9,9 @@ a hundredth of the rows, and every filter dimension is a column. Statement trigg
 bulk loads); uploads and deletions move `few_runs_count` and `short_count` as series grow
 past 3 and 16 results (runs/totals.py), and `recount_totals()` rebuilds the table.
 
-`ix_series_pairing` finds a series' other-mode partners by the pairing key, and
-`params_compatible` is compare/pairing.py's rule for their params (compare/modes.py).
+`ix_series_pairing` finds a series' other-mode partners by the pairing key and its params
+(with the same keys, equal params; with other keys, `params_compatible`, compare/pairing.py's
+rule), see compare/modes.py.
 
 Revision ID: 8b4d2f6a0c13
 Revises: 7a3e5c1b9d42
@@ -77,6 +78,17 @@ _PARAMS_COMPATIBLE = """
 CREATE FUNCTION params_compatible(a jsonb, b jsonb) RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT a = b OR NOT EXISTS (SELECT 1 FROM jsonb_each(a) AS e WHERE b ? e.key AND b -> e.key <> e.value)
+$$
+"""
+
+# Which keys the params have, hashed: a partner with the same keys must have equal params
+# (one index descent, jsonb_hash_extended), one with other keys is compatible or not by
+# params_compatible (a range of the index that is empty unless some series has them).
+_PARAM_KEYS_HASH = """
+CREATE FUNCTION param_keys_hash(params jsonb) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT hashtextextended(coalesce(string_agg(k, chr(1) ORDER BY k), ''), 0)
+    FROM jsonb_object_keys(params) AS k
 $$
 """
 
@@ -151,15 +163,27 @@ def upgrade() -> None:
     op.execute(_RECOUNT_TOTALS.format(rebuild=_REBUILD))
     op.execute(_PARAMS_COMPATIBLE)
     op.execute(_REBUILD.replace("\n  ", "\n"))
+    op.execute(_PARAM_KEYS_HASH)
     op.create_index(
         "ix_series_pairing",
         "series",
-        ["benchmark", "language", "suite", "branch", "hardware_id", "metric", "mode"],
+        [
+            "benchmark",
+            "language",
+            "suite",
+            "branch",
+            "hardware_id",
+            "metric",
+            "mode",
+            sa.text("param_keys_hash(params)"),
+            sa.text("jsonb_hash_extended(params, 0)"),
+        ],
     )
 
 
 def downgrade() -> None:
     op.drop_index("ix_series_pairing", table_name="series")
+    op.execute("DROP FUNCTION param_keys_hash(jsonb)")
     op.execute("DROP FUNCTION params_compatible(jsonb, jsonb)")
     op.execute(_RECOUNT_TOTALS.format(rebuild=""))
     op.execute("DROP TRIGGER series_group_delete ON series")

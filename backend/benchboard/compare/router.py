@@ -23,11 +23,14 @@ router = APIRouter(prefix="/api/v1", tags=["compare"], dependencies=[ReadAccess]
 def compare_modes(
     session: SessionDep,
     series_filter: SeriesFilterDep,
-    limit: Annotated[int, Query(ge=1, le=MODE_PAGE_MAX)] = 500,
+    limit: Annotated[
+        int, Query(ge=1, le=MODE_PAGE_MAX, description="sync series a page pairs")
+    ] = 200,
     cursor: str | None = None,
 ) -> Response:
     """Sync/async pairs of series that differ only in mode (and variant unless filtered),
-    a page at a time: follow `next_cursor` for the rest."""
+    a page of `limit` sync series with their pairs at a time (by sync series): follow
+    `next_cursor` for the rest."""
     body = modes.compare_modes(session, series_filter, limit=limit, cursor=cursor)
     return Response(body, media_type="application/json")
 

@@ -56,7 +56,7 @@ class ModePair(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
-# The longest page of `GET /compare/modes` (and its default): each pair reads two latest
+# The most sync series a page of `GET /compare/modes` pairs: each pair reads two latest
 # values and computes an interval, ~0.1 ms of CPU.
 MODE_PAGE_MAX = 1000
 
