@@ -288,6 +288,9 @@ class SeriesGroup(Base):
     variant: Mapped[str | None] = mapped_column(Text)
     hardware_id: Mapped[int] = mapped_column(Integer)
     metric: Mapped[str] = mapped_column(Text)
+    # No series of the group has a smaller id (deletions leave it: a lower bound), so a
+    # list walking series ids starts here.
+    first_series_id: Mapped[int] = mapped_column(BigInteger)
     series_count: Mapped[int] = mapped_column(Integer)
     # Series with fewer than 3 results (too few for any change) and fewer than 16.
     few_runs_count: Mapped[int] = mapped_column(Integer)

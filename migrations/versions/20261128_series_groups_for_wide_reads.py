@@ -6,8 +6,10 @@ series of a language to find it had no pair (9.6 s). A parameter sweep makes mos
 per (suite, branch, benchmark, language, implementation, mode, variant, machine, metric):
 a hundredth of the rows, and every filter dimension is a column. Statement triggers keep
 `series_count` through every path that inserts or deletes series (uploads, run deletion,
-bulk loads); uploads and deletions move `few_runs_count` and `short_count` as series grow
-past 3 and 16 results (runs/totals.py), and `recount_totals()` rebuilds the table.
+bulk loads), and `first_series_id`, where a walk of the series' primary key for the group
+may start (a lower bound: deletions leave it); uploads and deletions move `few_runs_count`
+and `short_count` as series grow past 3 and 16 results (runs/totals.py), and
+`recount_totals()` rebuilds the table.
 
 `ix_series_pairing` finds a series' other-mode partners by the pairing key and its params
 (with the same keys, equal params; with other keys, `params_compatible`, compare/pairing.py's
@@ -30,18 +32,20 @@ depends_on: str | Sequence[str] | None = None
 
 _KEY = "suite, branch, benchmark, language, implementation, mode, variant, hardware_id, metric"
 # FEW_RUNS and SHORT_RUNS of series/groups.py (a test compares them).
+_KEPT = "first_series_id, series_count, few_runs_count, short_count"
 _COUNTS = (
-    "count(*) AS series_count, count(*) FILTER (WHERE result_count < 3) AS few_runs_count,"
+    "min(id) AS first_series_id, count(*) AS series_count, count(*) FILTER (WHERE result_count < 3) AS few_runs_count,"
     " count(*) FILTER (WHERE result_count < 16) AS short_count"
 )
 
 _ADD = f"""
 CREATE FUNCTION series_group_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO series_group AS g ({_KEY}, series_count, few_runs_count, short_count)
+  INSERT INTO series_group AS g ({_KEY}, {_KEPT})
   SELECT {_KEY}, {_COUNTS} FROM new_series GROUP BY {_KEY} ORDER BY {_KEY}
   ON CONFLICT ON CONSTRAINT uq_series_group_key DO UPDATE
-     SET series_count = g.series_count + excluded.series_count,
+     SET first_series_id = least(g.first_series_id, excluded.first_series_id),
+         series_count = g.series_count + excluded.series_count,
          few_runs_count = g.few_runs_count + excluded.few_runs_count,
          short_count = g.short_count + excluded.short_count;
   RETURN NULL;
@@ -94,7 +98,7 @@ $$
 
 _REBUILD = f"""
   DELETE FROM series_group;
-  INSERT INTO series_group ({_KEY}, series_count, few_runs_count, short_count)
+  INSERT INTO series_group ({_KEY}, {_KEPT})
   SELECT {_KEY}, {_COUNTS} FROM series GROUP BY {_KEY} ORDER BY {_KEY};
 """  # noqa: S608
 
@@ -141,6 +145,7 @@ def upgrade() -> None:
         sa.Column("variant", sa.Text(), nullable=True),
         sa.Column("hardware_id", sa.Integer(), nullable=False),
         sa.Column("metric", sa.Text(), nullable=False),
+        sa.Column("first_series_id", sa.BigInteger(), nullable=False),
         sa.Column("series_count", sa.Integer(), nullable=False),
         sa.Column("few_runs_count", sa.Integer(), nullable=False),
         sa.Column("short_count", sa.Integer(), nullable=False),

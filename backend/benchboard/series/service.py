@@ -7,6 +7,7 @@ from sqlalchemy import (
     BigInteger,
     Select,
     Text,
+    any_,
     case,
     func,
     literal_column,
@@ -153,10 +154,21 @@ def json_object(**columns: Any) -> Any:
     return func.json_build_object(*pairs)
 
 
+# A filter matching this many series or fewer has their ids read first (its own indexes);
+# more, and a page walks the primary key from the first of them.
+FEW_MATCHING = 10_000
+
+
 def list_series(
     session: Session, series_filter: SeriesFilter, *, limit: int, cursor: str | None
 ) -> bytes:
-    """A SeriesPage document as JSON bytes (the tests validate it against the model)."""
+    """A SeriesPage document as JSON bytes (the tests validate it against the model).
+
+    A page walks the primary key, quick where the filter's series are; but a walk from the
+    first series passes every other one before them: 314 ms to find no
+    `language=c&mode=async` in 1,000,000 series, 66 ms for the first page of the fourth
+    of ten suites. The series groups say how many series match and where the first one
+    is: none, no query; a few, their ids are read first; else the walk starts there."""
     latest = latest_result(Series.id, Series.last_started_at)
     query = (
         series_filter.apply(select(_series_json(latest).label("item")))
@@ -164,9 +176,41 @@ def list_series(
         .join(Hardware, Hardware.id == Series.hardware_id)
         .outerjoin(latest, literal_column("true"))
     )
+    if not series_filter.has_time:
+        matching, first_id = _matching_series(session, series_filter)
+        if matching == 0:
+            return _series_page([], None)
+        if matching <= FEW_MATCHING:
+            ids = (
+                select(func.array_agg(Series.id))
+                .join(Hardware, Hardware.id == Series.hardware_id)
+                .where(*series_filter.conditions())
+                .correlate(None)
+            )
+            query = query.where(Series.id == any_(ids.scalar_subquery().cast(ARRAY(BigInteger))))
+        else:
+            query = query.where(Series.id >= first_id)
     page = keyset_page(session, query, BY_ID, limit=limit, cursor=cursor)
-    items = ",".join(row.item for row in page.rows).encode()
-    return b'{"items":[' + items + b'],"next_cursor":' + orjson.dumps(page.next_cursor) + b"}"
+    return _series_page([row.item for row in page.rows], page.next_cursor)
+
+
+def _series_page(items: list[str], next_cursor: str | None) -> bytes:
+    listed = ",".join(items).encode()
+    return b'{"items":[' + listed + b'],"next_cursor":' + orjson.dumps(next_cursor) + b"}"
+
+
+def _matching_series(session: Session, series_filter: SeriesFilter) -> tuple[int, int]:
+    """How many series the filter matches, and a lower bound of their ids, from the
+    groups."""
+    row = session.execute(
+        select(
+            func.coalesce(func.sum(SeriesGroup.series_count), 0),
+            func.min(SeriesGroup.first_series_id),
+        )
+        .join(Hardware, Hardware.id == SeriesGroup.hardware_id)
+        .where(*series_filter.conditions(SeriesGroup))
+    ).one()
+    return int(row[0]), int(row[1] or 0)
 
 
 def series_identity(series: Series, hardware_name: str) -> SeriesIdentity:

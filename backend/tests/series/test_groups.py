@@ -44,6 +44,15 @@ def _rows(connection: Any, sql: str) -> list[tuple[Any, ...]]:
 
 def _assert_groups_right(connection: Any) -> None:
     assert _rows(connection, GROUPS) == _rows(connection, COUNTED)
+    before_first = (  # the kept first id is a lower bound of the group's series ids
+        "SELECT count(*) FROM series AS s JOIN series_group AS g"
+        " ON (s.suite, s.branch, s.benchmark, s.language, s.hardware_id, s.metric)"
+        " = (g.suite, g.branch, g.benchmark, g.language, g.hardware_id, g.metric)"
+        " AND s.implementation IS NOT DISTINCT FROM g.implementation"
+        " AND s.mode IS NOT DISTINCT FROM g.mode AND s.variant IS NOT DISTINCT FROM g.variant"
+        " WHERE s.id < g.first_series_id"
+    )
+    assert connection.execute(text(before_first)).scalar() == 0
 
 
 def _sweep(day: int, *, sizes: range = range(3), **fields: Any) -> dict[str, Any]:
