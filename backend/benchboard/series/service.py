@@ -9,6 +9,7 @@ from sqlalchemy import (
     Text,
     any_,
     case,
+    false,
     func,
     literal_column,
     null,
@@ -179,8 +180,8 @@ def list_series(
     if not series_filter.has_time:
         matching, first_id = _matching_series(session, series_filter)
         if matching == 0:
-            return _series_page([], None)
-        if matching <= FEW_MATCHING:
+            query = query.where(false())  # the cursor is still checked
+        elif matching <= FEW_MATCHING:
             ids = (
                 select(func.array_agg(Series.id))
                 .join(Hardware, Hardware.id == Series.hardware_id)
@@ -191,12 +192,8 @@ def list_series(
         else:
             query = query.where(Series.id >= first_id)
     page = keyset_page(session, query, BY_ID, limit=limit, cursor=cursor)
-    return _series_page([row.item for row in page.rows], page.next_cursor)
-
-
-def _series_page(items: list[str], next_cursor: str | None) -> bytes:
-    listed = ",".join(items).encode()
-    return b'{"items":[' + listed + b'],"next_cursor":' + orjson.dumps(next_cursor) + b"}"
+    items = ",".join(row.item for row in page.rows).encode()
+    return b'{"items":[' + items + b'],"next_cursor":' + orjson.dumps(page.next_cursor) + b"}"
 
 
 def _matching_series(session: Session, series_filter: SeriesFilter) -> tuple[int, int]:

@@ -100,7 +100,9 @@ def test_a_filter_with_no_pair_answers_an_empty_last_page(client: TestClient) ->
 
 
 @pytest.mark.usefixtures("seeded")
-def test_a_tampered_mode_cursor_is_422(client: TestClient) -> None:
-    response = client.get("/api/v1/compare/modes", params={"cursor": "bm90IGEgY3Vyc29y"})
+@pytest.mark.parametrize("language", [None, "cobol"])  # pairs, and none to find
+def test_a_tampered_mode_cursor_is_422(client: TestClient, language: str | None) -> None:
+    params = {"cursor": "bm90IGEgY3Vyc29y", **({"language": language} if language else {})}
+    response = client.get("/api/v1/compare/modes", params=params)
     assert response.status_code == 422
     assert response.json()["fields"] == [{"path": "cursor", "message": "invalid cursor"}]
