@@ -5,7 +5,8 @@ import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, QueryView } from "../../components/Status";
 import { DrawLater } from "../../components/WhenVisible";
-import { EXPLORE_PAGE, seriesPagesQuery } from "../../features/explore/api";
+import { seriesPagesQuery } from "../../features/explore/api";
+import { EXPLORE_PAGE } from "../../features/explore/page";
 import { SeriesCharts } from "../../features/explore/components/SeriesCharts";
 import { type MeasuredSeries, seriesColumns } from "../../features/explore/components/seriesColumns";
 import { buildBarCharts } from "../../features/explore/lib/barCharts";

@@ -1,9 +1,7 @@
 import { infiniteQueryOptions, keepPreviousData } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { type Filters, toApiQuery } from "../../lib/filters";
-
-/** Series Explore asks for at once: a million series must not all come before a chart is drawn. */
-export const EXPLORE_PAGE = 500;
+import { EXPLORE_PAGE } from "./page";
 
 /**
  * The series matching the filters, a page at a time in the server's order (by upload): Explore
