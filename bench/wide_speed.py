@@ -87,6 +87,7 @@ DEFAULT_REQUESTS = 100
 DEFAULT_COLD = 20
 DEFAULT_WARMUP = 10
 DEFAULT_SEED = 25
+EXPLORE_PAGE = 500  # frontend/src/features/explore/page.ts
 PLACEHOLDER_BODY = b'{"generated": "bench/wide_speed.py"}'
 START = datetime(2026, 10, 1, tzinfo=UTC)
 
@@ -336,9 +337,16 @@ def endpoints(requests: int, rng: random.Random) -> list[Endpoint]:
             paths("/api/v1/facets", [f"suite={s}" for s in suites]),
         ),
         Endpoint(
-            "series list, first page (any filter)",
+            "series list, first page (any filter, default limit 1,000)",
             LIST_TARGET_MS,
             paths("/api/v1/series", series_filters),
+        ),
+        Endpoint(
+            f"series list, first page (any filter, limit={EXPLORE_PAGE} as Explore asks)",
+            LIST_TARGET_MS,
+            paths(
+                "/api/v1/series", [f"{q}&limit={EXPLORE_PAGE}".lstrip("&") for q in series_filters]
+            ),
         ),
         Endpoint(
             "regressions list, first page (any filter)",
@@ -347,17 +355,17 @@ def endpoints(requests: int, rng: random.Random) -> list[Endpoint]:
         ),
         Endpoint("suites", LIST_TARGET_MS, ["/api/v1/suites"] * requests),
         Endpoint(
-            "compare/modes benchmark=B (5 suites), first page",
+            "compare/modes benchmark=B (5 suites), first page (100 sync series)",
             BENCHMARK_MODES_TARGET_MS,
             paths("/api/v1/compare/modes", [f"benchmark={b}" for b in benchmarks]),
         ),
         Endpoint(
-            "compare/modes language=X, first page",
+            "compare/modes language=X, first page (100 sync series)",
             LANGUAGE_MODES_TARGET_MS,
             paths("/api/v1/compare/modes", [f"language={x}" for x in paired]),
         ),
         Endpoint(
-            "compare/modes language=X&mode=async, first page",
+            "compare/modes language=X&mode=async, first page (100 sync series)",
             LANGUAGE_MODES_TARGET_MS,
             paths("/api/v1/compare/modes", [f"language={x}&mode=async" for x in paired]),
         ),

@@ -25,7 +25,7 @@ def compare_modes(
     series_filter: SeriesFilterDep,
     limit: Annotated[
         int, Query(ge=1, le=MODE_PAGE_MAX, description="sync series a page pairs")
-    ] = 200,
+    ] = 100,
     cursor: str | None = None,
 ) -> Response:
     """Sync/async pairs of series that differ only in mode (and variant unless filtered),

@@ -76,14 +76,15 @@ def history_support(session: Session, regression_filter: RegressionFilter) -> Hi
             or_(Series.result_count < SHORT_SEGMENT, has_change)
         )
     changed = {series_id: stored for series_id, stored in session.execute(candidates)}
-    short += sum(
-        too_short_for_a_change(
-            runs,
-            higher_is_better=history.higher_is_better,
-            changed=changed[history.series_id],
+    if changed:  # else no statement more
+        short += sum(
+            too_short_for_a_change(
+                runs,
+                higher_is_better=history.higher_is_better,
+                changed=changed[history.series_id],
+            )
+            for history, runs in _analysed(session, list(changed))
         )
-        for history, runs in _analysed(session, list(changed))
-    )
     return HistorySupport(series=series, short_series=short, text=_support_text(series, short))
 
 
