@@ -87,7 +87,7 @@ DEFAULT_REQUESTS = 100
 DEFAULT_COLD = 20
 DEFAULT_WARMUP = 10
 DEFAULT_SEED = 25
-EXPLORE_PAGE = 500  # frontend/src/features/explore/page.ts
+EXPLORE_PAGE = 200  # frontend/src/features/explore/page.ts
 PLACEHOLDER_BODY = b'{"generated": "bench/wide_speed.py"}'
 START = datetime(2026, 10, 1, tzinfo=UTC)
 
