@@ -240,7 +240,12 @@ async function wideLoad(page, url) {
 async function wide(browser) {
   if (!existsSync(path.join(WIDE_DATA_DIR, "pg")))
     throw new Error("no wide data set: run `.venv/bin/python bench/wide_speed.py --generate-only`");
-  const service = await startService({ dataDir: WIDE_DATA_DIR, reset: false });
+  // No demo studies: the data set stays what bench/wide_speed.py made (it regenerates otherwise).
+  const service = await startService({
+    dataDir: WIDE_DATA_DIR,
+    reset: false,
+    env: { BENCHBOARD_DEMO: "false" },
+  });
   try {
     for (const [label, pathname] of [
       ["one 100,000-series suite", "/explore?suite=wide-03"],

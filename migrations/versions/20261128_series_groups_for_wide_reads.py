@@ -87,12 +87,13 @@ $$
 
 # Which keys the params have, hashed: a partner with the same keys must have equal params
 # (one index descent, jsonb_hash_extended), one with other keys is compatible or not by
-# params_compatible (a range of the index that is empty unless some series has them).
+# params_compatible (a range of the index that is empty unless some series has them). One
+# expression (jsonb keeps an object's keys in one order), so it is inlined: 1 us a row, a
+# subquery over jsonb_object_keys() took 4.
 _PARAM_KEYS_HASH = """
 CREATE FUNCTION param_keys_hash(params jsonb) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT hashtextextended(coalesce(string_agg(k, chr(1) ORDER BY k), ''), 0)
-    FROM jsonb_object_keys(params) AS k
+  SELECT jsonb_hash_extended(jsonb_path_query_array(params, 'strict $.keyvalue().key'), 0)
 $$
 """
 
