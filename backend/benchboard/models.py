@@ -11,6 +11,7 @@ from sqlalchemy import (
     DateTime,
     Double,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     LargeBinary,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     func,
+    text,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -186,6 +188,21 @@ class Series(Base):
         Index("ix_series_suite_benchmark", "suite", "benchmark"),
         Index("ix_series_language_mode", "language", "mode"),
         Index("ix_series_hardware_id", "hardware_id"),
+        # A series' other-mode partners (compare/modes.py): the pairing key, then the
+        # params' keys and the params, hashed (equal params are one descent); leading with
+        # the benchmark, so one benchmark across suites reads it too.
+        Index(
+            "ix_series_pairing",
+            "benchmark",
+            "language",
+            "suite",
+            "branch",
+            "hardware_id",
+            "metric",
+            "mode",
+            text("param_keys_hash(params)"),
+            text("jsonb_hash_extended(params, 0)"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
@@ -235,6 +252,49 @@ class SuiteBranch(Base):
     names_differ: Mapped[bool] = mapped_column(Boolean, server_default="false")
     languages: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
     hardware: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
+
+
+class SeriesGroup(Base):
+    """Series counted per identity apart from params (a parameter sweep's many series are
+    one row): facets, mode pairing and the regressions' support note read these rows
+    instead of every series (series/groups.py). Statement triggers on `series` keep
+    `series_count`; uploads and run deletions move the other two as series grow or shrink
+    past 3 and 16 results (runs/totals.py); `recount_totals()` rebuilds them all."""
+
+    __tablename__ = "series_group"
+    __table_args__ = (
+        UniqueConstraint(
+            "suite",
+            "branch",
+            "benchmark",
+            "language",
+            "implementation",
+            "mode",
+            "variant",
+            "hardware_id",
+            "metric",
+            name="uq_series_group_key",
+            postgresql_nulls_not_distinct=True,
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    suite: Mapped[str] = mapped_column(Text)
+    branch: Mapped[str] = mapped_column(Text)
+    benchmark: Mapped[str] = mapped_column(Text)
+    language: Mapped[str] = mapped_column(Text)
+    implementation: Mapped[str | None] = mapped_column(Text)
+    mode: Mapped[str | None] = mapped_column(Text)
+    variant: Mapped[str | None] = mapped_column(Text)
+    hardware_id: Mapped[int] = mapped_column(Integer)
+    metric: Mapped[str] = mapped_column(Text)
+    # No series of the group has a smaller id (deletions leave it: a lower bound), so a
+    # list walking series ids starts here.
+    first_series_id: Mapped[int] = mapped_column(BigInteger)
+    series_count: Mapped[int] = mapped_column(Integer)
+    # Series with fewer than 3 results (too few for any change) and fewer than 16.
+    few_runs_count: Mapped[int] = mapped_column(Integer)
+    short_count: Mapped[int] = mapped_column(Integer)
 
 
 class Result(Base):

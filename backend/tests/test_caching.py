@@ -17,7 +17,7 @@ from benchboard.config import Settings
 from benchboard.main import create_app
 from tests.builders import run
 from tests.live import live_service_on
-from tests.regressions.history_builder import STEPPED, upload_history
+from tests.history_builder import STEPPED, upload_history
 
 STRONG_TAG = re.compile(r'^"[0-9a-f]{24}(-[a-z]+)?"$')
 

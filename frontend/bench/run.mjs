@@ -1,9 +1,9 @@
 // Front-end speed: first-load JS (bytes transferred), time to the first Explore chart with the
 // seed data, Explore on a real-sized suite (3,000 results: first chart, longest main-thread task,
-// element count, applying a filter, scrolling), and time to draw a 100,000-point history. Prints
-// figures; asserts nothing about timing.
+// element count, applying a filter, scrolling), time to draw a 100,000-point history, and Explore
+// on a million series (bench/wide_speed.py's data set). Prints figures; asserts nothing about timing.
 //   npm run build && npm run bench              every case
-//   npm run bench -- big-suite                   only the named cases (js, explore, big-suite, history)
+//   npm run bench -- big-suite                   only the named cases (js, explore, big-suite, history, wide)
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -222,7 +222,62 @@ async function longHistory(browser, service) {
   await picture(browser, `${service.base}/history?series=${history.seriesId}`, "history-100k");
 }
 
-const CASES = { js: firstLoad, explore: seedExplore, "big-suite": bigSuite, history: longHistory };
+const WIDE_DATA_DIR = path.join(REPO, ".data", "bench", "wide");
+
+/** One load of `url`, as bigSuiteLoad: first chart, longest task, and the series pages fetched. */
+async function wideLoad(page, url) {
+  const seriesPages = [];
+  const count = (request) => {
+    if (new URL(request.url()).pathname === "/api/v1/series") seriesPages.push(request.url());
+  };
+  page.on("request", count);
+  const load = await bigSuiteLoad(page, url);
+  page.off("request", count);
+  return { ...load, pages: seriesPages.length };
+}
+
+/** Explore over 1,000,000 series in 10 suites: one 100,000-series suite, and no filter. */
+async function wide(browser) {
+  if (!existsSync(path.join(WIDE_DATA_DIR, "pg")))
+    throw new Error("no wide data set: run `.venv/bin/python bench/wide_speed.py --generate-only`");
+  // No demo studies: the data set stays what bench/wide_speed.py made (it regenerates otherwise).
+  const service = await startService({
+    dataDir: WIDE_DATA_DIR,
+    reset: false,
+    env: { BENCHBOARD_DEMO: "false" },
+  });
+  try {
+    for (const [label, pathname] of [
+      ["one 100,000-series suite", "/explore?suite=wide-03"],
+      ["no filter", "/explore"],
+    ]) {
+      // As big-suite: 1400 px, one warm-up load (assets cached, service warm), then RUNS loads.
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      await watchLongTasks(page);
+      const url = `${service.base}${pathname}`;
+      await wideLoad(page, url);
+      const loads = [];
+      for (let i = 0; i < RUNS; i++) loads.push(await wideLoad(page, url));
+      await context.close();
+      const first = loads.map((l) => l.firstChart);
+      const longest = loads.map((l) => l.longest);
+      console.log(
+        `Explore, 1,000,000 series, ${label} (1400 px, ${RUNS} warm loads): first chart at median ${median(first).toFixed(0)} ms (max ${Math.max(...first).toFixed(0)}; goal ≤ 1,500); longest main-thread task median ${median(longest).toFixed(0)} ms (max ${Math.max(...longest).toFixed(0)}; goal ≤ 200); series pages fetched per load: ${Math.max(...loads.map((l) => l.pages))} at most`,
+      );
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
+const CASES = {
+  js: firstLoad,
+  explore: seedExplore,
+  "big-suite": bigSuite,
+  history: longHistory,
+  wide,
+};
 
 async function main() {
   const chosen = process.argv.slice(2);

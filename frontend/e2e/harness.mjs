@@ -62,6 +62,7 @@ export async function startService({
   scope = "upload",
   port: chosenPort,
   env: extraEnv = {},
+  reset = true,
 } = {}) {
   const port = chosenPort ?? (await freePort());
   const env = {
@@ -73,7 +74,11 @@ export async function startService({
   };
   delete env.DATABASE_URL;
   await mkdir(dataDir, { recursive: true });
-  await run(BIN, ["db", "reset", "--yes"], { env, timeout: 180_000 });
+  // `reset: false` serves a database as it is (a benchmark's generated data set).
+  await run(BIN, ["db", reset ? "reset" : "upgrade", ...(reset ? ["--yes"] : [])], {
+    env,
+    timeout: 180_000,
+  });
   const log = [];
   const child = spawn(BIN, ["serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (d) => log.push(String(d)));

@@ -5,8 +5,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from benchboard.compare import baseline, service
-from benchboard.compare.schemas import BaselineComparison, ModeComparison, RunComparison
+from benchboard.compare import baseline, modes, service
+from benchboard.compare.schemas import (
+    MODE_PAGE_MAX,
+    BaselineComparison,
+    ModeComparison,
+    RunComparison,
+)
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.series.filters import SeriesFilterDep
@@ -15,9 +20,18 @@ router = APIRouter(prefix="/api/v1", tags=["compare"], dependencies=[ReadAccess]
 
 
 @router.get("/compare/modes", response_model=ModeComparison)
-def compare_modes(session: SessionDep, series_filter: SeriesFilterDep) -> Response:
-    """Every sync/async pair of series that differ only in mode (and variant unless filtered)."""
-    body = service.compare_modes(session, series_filter)
+def compare_modes(
+    session: SessionDep,
+    series_filter: SeriesFilterDep,
+    limit: Annotated[
+        int, Query(ge=1, le=MODE_PAGE_MAX, description="sync series a page pairs")
+    ] = 100,
+    cursor: str | None = None,
+) -> Response:
+    """Sync/async pairs of series that differ only in mode (and variant unless filtered),
+    a page of `limit` sync series with their pairs at a time (by sync series): follow
+    `next_cursor` for the rest."""
+    body = modes.compare_modes(session, series_filter, limit=limit, cursor=cursor)
     return Response(body, media_type="application/json")
 
 

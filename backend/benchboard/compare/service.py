@@ -2,15 +2,11 @@
 
 import uuid
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
 
-import orjson
-from sqlalchemy import Select, Text, literal_column, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from benchboard import exact_json
 from benchboard.compare.baseline import HISTORY_RUNS, verdict_basis
-from benchboard.compare.pairing import Candidate, pair_modes
 from benchboard.compare.schemas import (
     MatchedResult,
     RunComparison,
@@ -22,141 +18,13 @@ from benchboard.compare.verdict import judge_against_baseline
 from benchboard.detection.detect import Observation
 from benchboard.models import Hardware, Result, Series
 from benchboard.runs.queries import get_run_summary
-from benchboard.series.filters import SeriesFilter
 from benchboard.series.recent import as_observation, recent_results
-from benchboard.series.schemas import ResultIdentity, SeriesValue
-from benchboard.series.service import json_object, latest_result
-from benchboard.stats.values import ReportedValue, value_ratio_interval
+from benchboard.series.schemas import ResultIdentity
 from benchboard.vocabulary import BaselineVerdict
-from benchboard_ingest.vocabulary import MODES
 
 # Without any noise estimate (no replicates, too little history) a change this small is
 # not called better or worse.
 NOISE_THRESHOLD = 0.05
-
-
-def compare_modes(session: Session, series_filter: SeriesFilter) -> bytes:
-    """Every sync/async pair of series that differ only in mode (see pairing.py), as a
-    ModeComparison document in JSON bytes (the tests validate it against the model).
-
-    One statement reads the series with their latest values, each side's JSON written
-    by PostgreSQL; Python pairs them and adds the ratio and its interval. Building
-    ORM objects and models for 600 sides cost 30 of the 40 ms of a 300-pair answer.
-    """
-    result = session.execute(series_filter.without("mode").apply(_MODE_SIDES))
-    rows = [_ModeSide._make(row) for row in result.tuples()]
-    series = {row.id: row for row in rows}
-    pairs = pair_modes([Candidate._make(row[:_CANDIDATE_FIELDS]) for row in rows])
-    items = [
-        pair
-        for sync, async_ in pairs
-        if (pair := _mode_pair(series[sync.series_id], series[async_.series_id])) is not None
-    ]
-    return exact_json.dumps({"items": items})
-
-
-class _ModeSide(NamedTuple):
-    """A row of _MODE_SIDES: first a Candidate's fields in its order, then what the
-    ratio's interval reads, then the side's JSON. A tuple's attribute costs a tenth of a
-    SQLAlchemy Row's (0.4 us on the 2-core machine; thirty a pair)."""
-
-    id: int
-    suite: str
-    benchmark: str
-    language: str
-    hardware: str
-    metric: str
-    mode: str
-    implementation: str | None
-    params: dict[str, Any]
-    variant: str | None
-    base_unit: str
-    direction: str
-    value: float | None
-    unit: str | None
-    value_base: float | None
-    stats: dict[str, float] | None
-    samples: list[float] | None
-    side: str
-
-
-def _mode_sides() -> Select[Any]:
-    """Each series of a mode with its latest value, in _ModeSide's columns."""
-    latest = latest_result(Series.id, Series.last_started_at, Result.samples)
-    side = json_object(
-        **{column: latest.c[column] for column in SeriesValue.model_fields},
-        series_id=Series.id,
-        implementation=Series.implementation,
-        variant=Series.variant,
-        params=Series.params,
-    )
-    columns = {
-        "id": Series.id,
-        "suite": Series.suite,
-        "benchmark": Series.benchmark,
-        "language": Series.language,
-        "hardware": Hardware.name,
-        "metric": Series.metric,
-        "mode": Series.mode,
-        "implementation": Series.implementation,
-        "params": Series.params,
-        "variant": Series.variant,
-        "base_unit": Series.base_unit,
-        "direction": Series.direction,
-        "value": latest.c.value,
-        "unit": latest.c.unit,
-        "value_base": latest.c.value_base,
-        "stats": latest.c.stats,
-        "samples": latest.c.samples,
-        "side": side.cast(Text),
-    }
-    if tuple(columns) != _ModeSide._fields:
-        raise AssertionError("_mode_sides() selects _ModeSide's fields, in its order")
-    return (
-        select(*(column.label(name) for name, column in columns.items()))
-        .join_from(Series, Hardware, Hardware.id == Series.hardware_id)
-        .outerjoin(latest, literal_column("true"))
-        .where(Series.mode.in_(MODES))
-        .order_by(Series.suite, Series.benchmark, Series.language, Series.id)
-    )
-
-
-# Built once: constructing it anew cost 1.2 ms of a 300-pair answer. A filter adds its
-# conditions per request.
-_MODE_SIDES = _mode_sides()
-_CANDIDATE_FIELDS = len(Candidate._fields)
-
-
-def _mode_pair(sync: _ModeSide, async_: _ModeSide) -> dict[str, Any] | None:
-    """A ModePair; its identity fields are the sync side's. None unless both sides have
-    a latest value (then each is a ReportedValue)."""
-    if sync.value_base is None or async_.value_base is None:
-        return None
-    ratio = async_.value_base / sync.value_base if sync.value_base else None
-    interval = (
-        value_ratio_interval(
-            cast(ReportedValue, sync),
-            cast(ReportedValue, async_),
-            (sync.samples, async_.samples),
-        )
-        if ratio and ratio > 0
-        else None
-    )
-    return {
-        "suite": sync.suite,
-        "benchmark": sync.benchmark,
-        "params": sync.params,
-        "language": sync.language,
-        "implementation": sync.implementation,
-        "hardware": sync.hardware,
-        "metric": sync.metric,
-        "base_unit": sync.base_unit,
-        "direction": sync.direction,
-        "sync": orjson.Fragment(sync.side),
-        "async": orjson.Fragment(async_.side),
-        "async_over_sync": ratio,
-        "interval": vars(interval) if interval else None,
-    }
 
 
 def compare_runs(

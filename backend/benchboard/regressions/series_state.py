@@ -4,8 +4,9 @@ GET /series/{id}/detection, many for the Regressions page's empty list."""
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
-from sqlalchemy import BigInteger, any_, func, or_, select, type_coerce
+from sqlalchemy import BigInteger, any_, func, or_, select, true, type_coerce
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
@@ -14,10 +15,11 @@ from benchboard.detection.detect import Runs
 from benchboard.detection.state import detection_state, too_short_for_a_change
 from benchboard.detection.thresholds import SHORT_SEGMENT, sides_needed_text
 from benchboard.errors import NotFound
-from benchboard.models import Hardware, Regression, Series
+from benchboard.models import Hardware, Regression, Series, SeriesGroup
 from benchboard.regressions.histories import History, read_histories, since_baseline
 from benchboard.regressions.schemas import HistorySupport, PossibleStep, SeriesDetection
 from benchboard.regressions.service import RegressionFilter
+from benchboard.series.groups import FEW_RUNS
 
 
 def _analysed(session: Session, series_ids: Sequence[int]) -> Iterator[tuple[History, Runs]]:
@@ -42,31 +44,66 @@ def history_support(session: Session, regression_filter: RegressionFilter) -> Hi
     runs, or a change stored (the level since it may be short); any other series has a
     level of SHORT_SEGMENT runs or more, which is always ready. Detection runs only on
     series with a stored change: the others' stored changes (none) stand for its finding
-    (3,000 6-run series: 4.2-8.2 s with detection at load 14, 0.5-0.6 s without at load 9-11)."""
+    (3,000 6-run series: 4.2-8.2 s with detection at load 14, 0.5-0.6 s without at load 9-11).
+    The series groups' kept counts (series/groups.py) spare even that scan when no
+    matching series is between FEW_RUNS and SHORT_SEGMENT runs: those with fewer are
+    short whatever their runs say, and only series with a stored change are read."""
+    kept = (
+        None
+        if regression_filter.series_id is not None
+        else _kept_counts(session, regression_filter)
+    )
     matching = (
         select(Series.id)
         .join(Hardware, Hardware.id == Series.hardware_id)
         .where(*regression_filter.series_conditions())
     )
-    series = session.scalar(select(func.count()).select_from(matching.subquery())) or 0
     has_change = (
         select(Regression.id)
         .where(Regression.series_id == Series.id, Regression.retracted_at.is_(None))
         .exists()
     )
-    candidates = matching.add_columns(has_change).where(
-        or_(Series.result_count < SHORT_SEGMENT, has_change)
-    )
-    changed = {series_id: stored for series_id, stored in session.execute(candidates)}
-    short = sum(
-        too_short_for_a_change(
-            runs,
-            higher_is_better=history.higher_is_better,
-            changed=changed[history.series_id],
+    if kept is not None and kept.few == kept.short:
+        series, short = kept.series, kept.few
+        stored = select(Regression.series_id).where(Regression.retracted_at.is_(None))
+        candidates = matching.add_columns(true()).where(
+            Series.id.in_(stored), Series.result_count >= FEW_RUNS
         )
-        for history, runs in _analysed(session, list(changed))
-    )
+    else:
+        series = session.scalar(select(func.count()).select_from(matching.subquery())) or 0
+        short = 0
+        candidates = matching.add_columns(has_change).where(
+            or_(Series.result_count < SHORT_SEGMENT, has_change)
+        )
+    changed = {series_id: stored for series_id, stored in session.execute(candidates)}
+    if changed:  # else no statement more
+        short += sum(
+            too_short_for_a_change(
+                runs,
+                higher_is_better=history.higher_is_better,
+                changed=changed[history.series_id],
+            )
+            for history, runs in _analysed(session, list(changed))
+        )
     return HistorySupport(series=series, short_series=short, text=_support_text(series, short))
+
+
+class _Kept(NamedTuple):
+    series: int
+    few: int
+    short: int
+
+
+def _kept_counts(session: Session, regression_filter: RegressionFilter) -> _Kept:
+    """The matching series, and those with fewer than FEW_RUNS and SHORT_RUNS results,
+    from the series groups."""
+    totals = select(
+        func.coalesce(func.sum(SeriesGroup.series_count), 0),
+        func.coalesce(func.sum(SeriesGroup.few_runs_count), 0),
+        func.coalesce(func.sum(SeriesGroup.short_count), 0),
+    ).join(Hardware, Hardware.id == SeriesGroup.hardware_id)
+    row = session.execute(totals.where(*regression_filter.series_conditions(SeriesGroup))).one()
+    return _Kept(*(int(value) for value in row))
 
 
 def _support_text(series: int, short: int) -> str:

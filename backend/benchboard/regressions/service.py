@@ -79,21 +79,23 @@ class RegressionFilter:
     direction: ChangeDirection | None = None
     since: datetime | None = None
 
-    def series_conditions(self) -> list[ColumnElement[bool]]:
+    def series_conditions(self, table: Any = Series) -> list[ColumnElement[bool]]:
         """The conditions on the series alone (joined with Hardware); the default branch's
-        series unless a branch or a series is named."""
+        series unless a branch or a series is named. `table` may be `SeriesGroup` when no
+        series is named."""
         equal_to: list[tuple[Any, object]] = [
-            (Series.suite, self.suite),
-            (Series.language, self.language),
-            (Series.benchmark, self.benchmark),
+            (table.suite, self.suite),
+            (table.language, self.language),
+            (table.benchmark, self.benchmark),
             (Hardware.name, self.hardware),
-            (Series.id, self.series_id),
         ]
+        if self.series_id is not None:
+            equal_to.append((table.id, self.series_id))
         conditions = [column == value for column, value in equal_to if value is not None]
         if self.branch is not None:
-            conditions.append(Series.branch == self.branch)
+            conditions.append(table.branch == self.branch)
         elif self.series_id is None:
-            conditions.append(on_default_branch(Series.suite, Series.branch))
+            conditions.append(on_default_branch(table.suite, table.branch))
         return conditions
 
     def conditions(self) -> list[ColumnElement[bool]]:

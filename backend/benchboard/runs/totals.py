@@ -23,6 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.bulk import driver_connection, int4_array, int8_array
+from benchboard.series.groups import moved_group_counts
 
 # Row locks in id order, as the results were written, so two uploads cannot deadlock: an
 # UPDATE … WHERE id = ANY(…) alone locks in whatever order its plan visits the rows.
@@ -31,13 +32,14 @@ from benchboard.bulk import driver_connection, int4_array, int8_array
 _LOCK_SERIES = "SELECT id FROM series WHERE id = ANY(%b::bigint[]) ORDER BY id FOR NO KEY UPDATE"
 # A series' first and last run are positions in the upload's few distinct run times, not
 # a timestamp per series: dumping 200,000 datetimes was ~0.1 s of a 100,000-result upload.
-_COUNT_SERIES = (
+_COUNT_SERIES = moved_group_counts(
     "UPDATE series AS s SET result_count = s.result_count + t.results,"
     " first_started_at = least(s.first_started_at, (%(times)b::timestamptz[])[t.first]),"
     " last_started_at = greatest(s.last_started_at, (%(times)b::timestamptz[])[t.last]),"
     " history_version = s.history_version + 1"
     " FROM unnest(%(ids)b::bigint[], %(results)b::int[], %(first)b::int[], %(last)b::int[])"
-    " AS t(id, results, first, last) WHERE s.id = t.id"
+    " AS t(id, results, first, last) WHERE s.id = t.id",
+    was="s.result_count - t.results",
 )
 
 # A suite branch's runs of one upload or batch, folded into its totals in one row:
@@ -144,17 +146,21 @@ def lock_series(session: Session, series_ids: list[int]) -> None:
 
 
 # After a run's results are gone: one fewer result; the first or last run looked up again
-# (one index descent) where it was this run.
+# (one index descent) where it was this run. Both updates move the series' groups' short
+# counts where a series crossed a threshold (series/groups.py).
 _UNCOUNT_SERIES = text(
-    "UPDATE series SET result_count = result_count - 1,"
-    " first_started_at = CASE WHEN first_started_at = :started_at THEN"
-    " (SELECT min(started_at) FROM result WHERE series_id = series.id)"
-    " ELSE first_started_at END,"
-    " last_started_at = CASE WHEN last_started_at = :started_at THEN"
-    " (SELECT max(started_at) FROM result WHERE series_id = series.id)"
-    " ELSE last_started_at END,"
-    " history_version = history_version + 1"
-    " WHERE id = ANY(:series_ids)"
+    moved_group_counts(
+        "UPDATE series AS s SET result_count = s.result_count - 1,"
+        " first_started_at = CASE WHEN s.first_started_at = :started_at THEN"
+        " (SELECT min(started_at) FROM result WHERE series_id = s.id)"
+        " ELSE s.first_started_at END,"
+        " last_started_at = CASE WHEN s.last_started_at = :started_at THEN"
+        " (SELECT max(started_at) FROM result WHERE series_id = s.id)"
+        " ELSE s.last_started_at END,"
+        " history_version = s.history_version + 1"
+        " WHERE s.id = ANY(:series_ids)",
+        was="s.result_count + 1",
+    )
 ).bindparams(bindparam("series_ids", type_=ARRAY(BigInteger)))
 
 

@@ -49,30 +49,37 @@ class SeriesFilter:
         cleared: dict[str, tuple[str, ...]] = {dimension: ()}
         return replace(self, **cleared)  # type: ignore[arg-type]
 
-    def conditions(self) -> list[ColumnElement[bool]]:
-        return list(self.conditions_by_dimension().values())
+    def conditions(self, table: Any = Series) -> list[ColumnElement[bool]]:
+        return list(self.conditions_by_dimension(table).values())
 
-    def conditions_by_dimension(self) -> dict[str, ColumnElement[bool]]:
+    @property
+    def has_time(self) -> bool:
+        """Whether since/until select series by their results: only `series` rows can say."""
+        return self.since is not None or self.until is not None
+
+    def conditions_by_dimension(self, table: Any = Series) -> dict[str, ColumnElement[bool]]:
         """The conditions, each under the dimension it filters (`branch` for the branch,
-        `time` for since/until): a facet drops its own."""
+        `time` for since/until): a facet drops its own. `table` is `Series`, an alias of
+        it, or `SeriesGroup` (no time filter: a group has no results); `hardware` is
+        Hardware's name, joined by the caller."""
         conditions: dict[str, ColumnElement[bool]] = {}
         if self.branch is not None:
-            conditions["branch"] = Series.branch == self.branch
+            conditions["branch"] = table.branch == self.branch
         elif not self.every_branch:
-            conditions["branch"] = on_default_branch(Series.suite, Series.branch)
+            conditions["branch"] = on_default_branch(table.suite, table.branch)
         for field in fields(self):
             values = getattr(self, field.name)
             if field.name in DIMENSIONS and values:
-                conditions[field.name] = dimension_column(field.name).in_(values)
-        if self.since is not None or self.until is not None:
-            conditions["time"] = self._has_result_in_range()
+                conditions[field.name] = dimension_column(field.name, table).in_(values)
+        if self.has_time:
+            conditions["time"] = self._has_result_in_range(table)
         return conditions
 
     def apply(self, query: Select[Any]) -> Select[Any]:
         return query.where(*self.conditions())
 
-    def _has_result_in_range(self) -> ColumnElement[bool]:
-        bounds = [Result.series_id == Series.id]
+    def _has_result_in_range(self, table: Any) -> ColumnElement[bool]:
+        bounds = [Result.series_id == table.id]
         if self.since is not None:
             bounds.append(Result.started_at >= self.since)
         if self.until is not None:
@@ -80,9 +87,9 @@ class SeriesFilter:
         return exists(select(Result.id).where(and_(*bounds)))
 
 
-def dimension_column(dimension: str) -> Any:
+def dimension_column(dimension: str, table: Any = Series) -> Any:
     """The column of a dimension; `hardware` is the machine's name (join Hardware)."""
-    return Hardware.name if dimension == "hardware" else getattr(Series, dimension)
+    return Hardware.name if dimension == "hardware" else getattr(table, dimension)
 
 
 Values = Annotated[list[str] | None, Query()]

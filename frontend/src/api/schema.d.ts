@@ -55,7 +55,9 @@ export interface paths {
         };
         /**
          * Compare Modes
-         * @description Every sync/async pair of series that differ only in mode (and variant unless filtered).
+         * @description Sync/async pairs of series that differ only in mode (and variant unless filtered),
+         *     a page of `limit` sync series with their pairs at a time (by sync series): follow
+         *     `next_cursor` for the rest.
          */
         get: operations["compare_modes_api_v1_compare_modes_get"];
         put?: never;
@@ -1270,6 +1272,8 @@ export interface components {
         ModeComparison: {
             /** Items */
             items: components["schemas"]["ModePair"][];
+            /** Next Cursor */
+            next_cursor: string | null;
         };
         /**
          * ModePair
@@ -2646,6 +2650,9 @@ export interface operations {
     compare_modes_api_v1_compare_modes_get: {
         parameters: {
             query?: {
+                /** @description sync series a page pairs */
+                limit?: number;
+                cursor?: string | null;
                 suite?: string[] | null;
                 benchmark?: string[] | null;
                 language?: string[] | null;

@@ -1,5 +1,5 @@
 import { createBrowserRouter, type LoaderFunctionArgs } from "react-router";
-import { seriesQuery } from "../features/explore/api";
+import { seriesPagesQuery } from "../features/explore/api";
 import { facetsQuery } from "../features/filters/api";
 import { modePairsQuery } from "../features/modes/api";
 import { type Filters, parseFilters } from "../lib/filters";
@@ -40,12 +40,12 @@ export const router = createBrowserRouter([
       },
       {
         path: "explore",
-        loader: prefetchFiltered((f) => queryClient.prefetchQuery(seriesQuery(f))),
+        loader: prefetchFiltered((f) => queryClient.prefetchInfiniteQuery(seriesPagesQuery(f))),
         lazy: async () => ({ Component: (await import("./routes/ExploreRoute")).ExploreRoute }),
       },
       {
         path: "modes",
-        loader: prefetchFiltered((f) => queryClient.prefetchQuery(modePairsQuery(f))),
+        loader: prefetchFiltered((f) => queryClient.prefetchInfiniteQuery(modePairsQuery(f))),
         lazy: async () => ({ Component: (await import("./routes/ModesRoute")).ModesRoute }),
       },
       {

@@ -1,14 +1,15 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, QueryView } from "../../components/Status";
 import { DrawLater } from "../../components/WhenVisible";
-import { seriesQuery } from "../../features/explore/api";
+import { seriesPagesQuery } from "../../features/explore/api";
 import { SeriesCharts } from "../../features/explore/components/SeriesCharts";
 import { type MeasuredSeries, seriesColumns } from "../../features/explore/components/seriesColumns";
 import { buildBarCharts } from "../../features/explore/lib/barCharts";
+import { EXPLORE_PAGE } from "../../features/explore/page";
 import { FacetPanel } from "../../features/filters/components/FacetPanel";
 import { filtersRecord, historyHref } from "../../lib/filters";
 import { useFilters } from "../../lib/useFilters";
@@ -30,13 +31,14 @@ function useSelection() {
 export function ExploreRoute() {
   const [filters, setFilters] = useFilters();
   const narrow = useNarrow();
-  const series = useQuery(seriesQuery(filters));
+  const series = useInfiniteQuery(seriesPagesQuery(filters));
+  const loaded = useMemo(() => series.data?.pages.flatMap((page) => page.items), [series.data]);
   const selection = useSelection();
   const columns = useMemo(() => seriesColumns(selection), [selection]);
   const [sort, toggleSort] = useUrlSort("benchmark");
   const measured = useMemo(
-    () => (series.data ?? []).filter((s): s is MeasuredSeries => s.latest !== null),
-    [series.data],
+    () => (loaded ?? []).filter((s): s is MeasuredSeries => s.latest !== null),
+    [loaded],
   );
   const rows = useSortedRows(measured, columns, sort);
   const charts = useMemo(() => buildBarCharts(measured), [measured]);
@@ -49,7 +51,7 @@ export function ExploreRoute() {
       <div className="with-filters">
         <FacetPanel filters={filters} onChange={setFilters} collapsed={narrow} />
         <section aria-label="Results" aria-busy={series.isFetching}>
-          <QueryView query={series} what="series">
+          <QueryView query={{ data: loaded, error: series.error, isPending: series.isPending }} what="series">
             {() =>
               rows.length === 0 ? (
                 <Empty>No series match these filters. Clear a filter to see more.</Empty>
@@ -57,10 +59,23 @@ export function ExploreRoute() {
                 <>
                   <p className="muted">
                     {rows.length.toLocaleString("en-US")} series in {charts.length.toLocaleString("en-US")}{" "}
-                    charts, one per benchmark and metric. Each bar is the latest value of one series, whiskers
-                    its min–max; click a bar for its history. <a href="#series-table">Jump to the table</a>
+                    charts, one per benchmark and metric
+                    {series.hasNextPage ? ", the first of those matching" : ""}. Each bar is the latest value
+                    of one series, whiskers its min–max; click a bar for its history.{" "}
+                    <a href="#series-table">Jump to the table</a>
                   </p>
                   <SeriesCharts charts={charts} />
+                  {series.hasNextPage ? (
+                    <div className="actions">
+                      <button
+                        type="button"
+                        onClick={() => series.fetchNextPage()}
+                        disabled={series.isFetchingNextPage}
+                      >
+                        {series.isFetchingNextPage ? "Loading…" : `Load ${EXPLORE_PAGE} more series`}
+                      </button>
+                    </div>
+                  ) : null}
                   <div className="actions">
                     {selection.selected.length ? (
                       <Link to={historyHref(selection.selected)}>

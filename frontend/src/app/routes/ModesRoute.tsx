@@ -1,4 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, QueryView } from "../../components/Status";
@@ -15,8 +16,9 @@ import { useNarrow } from "../../lib/useMediaQuery";
 export function ModesRoute() {
   const [filters, setFilters] = useFilters();
   const narrow = useNarrow();
-  const pairs = useQuery(modePairsQuery(filters));
-  const sections = buildRatioSections(pairs.data?.items ?? []);
+  const pairs = useInfiniteQuery(modePairsQuery(filters));
+  const loaded = useMemo(() => pairs.data?.pages.flatMap((page) => page.items), [pairs.data]);
+  const sections = buildRatioSections(loaded ?? []);
   const [sort, toggleSort] = useUrlSort("language");
   const rows = useSortedRows(
     sections.flatMap((s) => s.rows),
@@ -37,13 +39,27 @@ export function ModesRoute() {
             hardware, benchmark, params, language, implementation and metric.
           </p>
           <MethodNote />
-          <QueryView query={pairs} what="sync/async pairs">
+          <QueryView
+            query={{ data: loaded, error: pairs.error, isPending: pairs.isPending }}
+            what="sync/async pairs"
+          >
             {() =>
               rows.length === 0 ? (
                 <Empty>No workload under these filters has both a sync and an async result.</Empty>
               ) : (
                 <>
                   <RatioSections sections={sections} />
+                  {pairs.hasNextPage ? (
+                    <div className="actions">
+                      <button
+                        type="button"
+                        onClick={() => pairs.fetchNextPage()}
+                        disabled={pairs.isFetchingNextPage}
+                      >
+                        {pairs.isFetchingNextPage ? "Loading…" : "Load more pairs"}
+                      </button>
+                    </div>
+                  ) : null}
                   <h2>All pairs</h2>
                   <DataTable
                     caption="Async over sync for every pair"

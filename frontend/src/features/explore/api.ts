@@ -1,23 +1,25 @@
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, keepPreviousData } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import { allPages } from "../../api/pages";
-import { SERIES_PAGE_MAX } from "../../api/vocabulary";
 import { type Filters, toApiQuery } from "../../lib/filters";
+import { EXPLORE_PAGE } from "./page";
 
-/** Every series matching the filters, with its latest value. */
-export const seriesQuery = (filters: Filters) => {
+/**
+ * The series matching the filters, a page at a time in the server's order (by upload): Explore
+ * draws the first page's charts, and asks for the next page only when the reader does.
+ */
+export const seriesPagesQuery = (filters: Filters) => {
   const query = toApiQuery(filters);
-  return queryOptions({
-    queryKey: ["series", query],
-    queryFn: ({ signal }) =>
-      allPages((cursor) =>
-        unwrap(
-          api.GET("/api/v1/series", {
-            params: { query: { ...query, limit: SERIES_PAGE_MAX, cursor } },
-            signal,
-          }),
-        ),
+  return infiniteQueryOptions({
+    queryKey: ["series-pages", query],
+    queryFn: ({ pageParam, signal }) =>
+      unwrap(
+        api.GET("/api/v1/series", {
+          params: { query: { ...query, limit: EXPLORE_PAGE, cursor: pageParam } },
+          signal,
+        }),
       ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
     placeholderData: keepPreviousData,
   });
 };
