@@ -16,8 +16,8 @@ from benchboard.caching import PRIVATE, PUBLIC
 from benchboard.config import Settings
 from benchboard.main import create_app
 from tests.builders import run
-from tests.live import live_service_on
 from tests.history_builder import STEPPED, upload_history
+from tests.live import live_service_on
 
 STRONG_TAG = re.compile(r'^"[0-9a-f]{24}(-[a-z]+)?"$')
 
