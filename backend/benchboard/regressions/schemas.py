@@ -93,9 +93,15 @@ class RegressionTriage(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    status: TriageStatus | None = None
-    note: Annotated[str, Field(max_length=10_000, pattern=NO_NUL)] | None = None
-    links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = None
+    status: TriageStatus | None = Field(
+        default=None, description="null is refused (422): a change always has a status"
+    )
+    note: Annotated[str, Field(max_length=10_000, pattern=NO_NUL)] | None = Field(
+        default=None, description="null clears it"
+    )
+    links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = Field(
+        default=None, description="null clears them, as [] does"
+    )
 
 
 class DetectedEvent(BaseModel):

@@ -1518,11 +1518,20 @@ export interface components {
          * @description Any of status, note, links; what is not sent stays as it is.
          */
         RegressionTriage: {
-            /** Links */
+            /**
+             * Links
+             * @description null clears them, as [] does
+             */
             links?: string[] | null;
-            /** Note */
+            /**
+             * Note
+             * @description null clears it
+             */
             note?: string | null;
-            /** Status */
+            /**
+             * Status
+             * @description null is refused (422): a change always has a status
+             */
             status?: ("untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid") | null;
         };
         /** ResultOut */
