@@ -122,6 +122,12 @@ class EventChanges(BaseModel):
     # Fields in jsonb's key order (shorter names first), the order they are read back in.
     note: tuple[str | None, str | None] | None = None
     links: tuple[list[str], list[str]] | None = None
+    moved: tuple[float | None, float | None] | None = Field(
+        default=None,
+        description="New data moved a change a maintainer had triaged, which keeps its"
+        " triage and figures: its relative change as last reported, and as the detector"
+        " finds it now (null: not shown by the data)",
+    )
     status: tuple[TriageStatus, TriageStatus] | None = None
     detected: DetectedEvent | None = None
     retracted: tuple[bool, bool] | None = None

@@ -902,6 +902,14 @@ export interface components {
                 string[],
                 string[]
             ] | null;
+            /**
+             * Moved
+             * @description New data moved a change a maintainer had triaged, which keeps its triage and figures: its relative change as last reported, and as the detector finds it now (null: not shown by the data)
+             */
+            moved?: [
+                number | null,
+                number | null
+            ] | null;
             /** Note */
             note?: [
                 string | null,
