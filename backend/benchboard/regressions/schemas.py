@@ -181,6 +181,18 @@ class PossibleStep(BaseModel):
     more_runs_after: int = Field(description="Runs after it still needed to judge it")
 
 
+class CheckFailure(BaseModel):
+    """The worker's last check of the series failed (pipeline/failures.py)."""
+
+    failing: bool = Field(
+        description="Marked failing: skipped until new data or a maintainer's retry"
+        " (POST /api/v1/series/{series_id}/detection/retry); else retried with backoff"
+    )
+    failed_at: datetime | None = Field(description="When it was marked failing")
+    attempts: int = Field(description="Checks tried since the last one that succeeded")
+    error: str | None = Field(description="The last failure, as the worker saw it")
+
+
 class SeriesDetection(BaseModel):
     """What change detection can see in a series now (detection.state)."""
 
@@ -205,6 +217,9 @@ class SeriesDetection(BaseModel):
         description="A step detection cannot judge yet (readiness not_enough_history)"
     )
     baseline_reset: bool = Field(description="Analysis starts at a change marked expected")
+    check_failure: CheckFailure | None = Field(
+        default=None, description="Set while the worker's checks of the series fail"
+    )
     text: str = Field(description="The state in words")
 
 
