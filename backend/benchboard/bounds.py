@@ -6,12 +6,15 @@ encoded as UTF-8 at all, and integer columns are 32 or 64 bits wide. A request t
 breaks one of these gets a 422 naming the field here, before it reaches the database.
 """
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import annotated_types
-from fastapi import Path, Request
+import numpy as np
+from fastapi import Path, Request, Response
+from fastapi.routing import APIRoute
 from pydantic import Field
 
 from benchboard.errors import NO_NUL, NUL_MESSAGE, FieldError, json_path, validation_failed
@@ -25,6 +28,10 @@ PARAM_INT_MAX = 10**150
 # A run dated further ahead than this came from a runner with a wrong clock.
 FUTURE_SLACK = timedelta(hours=24)
 EARLIEST_START = datetime(1900, 1, 1, tzinfo=UTC)
+# Arrays and objects nested deeper than this are refused before any parser recurses into
+# them: no contract document nests past 6, and Python's own JSON parser (FastAPI's, the
+# ingest parsers') raises RecursionError near 1,000.
+MAX_JSON_DEPTH = 64
 # A suite's slug: URLs and file names use it as it is.
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 
@@ -96,3 +103,44 @@ def reject_unstorable_parameters(request: Request) -> None:
     ]
     if fields:
         raise validation_failed("invalid request", fields)
+
+
+# A JSON string with its escapes: brackets inside one do not nest.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+# Every byte but a bracket is dropped; '[' and '{' become +1, ']' and '}' -1 (a signed byte).
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = bytes(1 if b in b"[{" else 255 if b in b"]}" else b for b in range(256))
+
+
+def json_depth(body: bytes) -> int:
+    """How deeply `body` nests arrays and objects, read off the bytes without parsing them,
+    in C and NumPy (~20 ms a MB). Unbalanced text (tool output that is not JSON) is never
+    counted deeper than it opens."""
+    steps = _JSON_STRING.sub(b"", body).translate(_STEP, _NOT_BRACKET)
+    if not steps:
+        return 0
+    return int(np.cumsum(np.frombuffer(steps, dtype=np.int8), dtype=np.int64).max(initial=0))
+
+
+def refuse_deep_json(body: bytes, subject: str) -> None:
+    """A 422 naming the body when it nests deeper than MAX_JSON_DEPTH."""
+    if body.count(b"[") + body.count(b"{") > MAX_JSON_DEPTH and json_depth(body) > MAX_JSON_DEPTH:
+        message = f"nests arrays and objects deeper than {MAX_JSON_DEPTH} levels"
+        raise validation_failed(subject, [FieldError(path="(body)", message=message)])
+
+
+class BoundedJsonRoute(APIRoute):
+    """A route whose JSON body FastAPI parses, refused by `refuse_deep_json` first: FastAPI
+    parses with the standard library, whose RecursionError it would answer with a bare 400.
+    Every router with such a route uses this class (a test walks the app's routes)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        if self.body_field is None:
+            return handler
+
+        async def bounded(request: Request) -> Response:
+            refuse_deep_json(await request.body(), "invalid request")  # the body is cached
+            return await handler(request)
+
+        return bounded

@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     detect_claim_timeout_s: float = 600.0
     # Idle workers wake on NOTIFY; this is the longest they sleep without one.
     detect_poll_s: float = 5.0
+    # A claim is a lease: a batch whose worker died is claimable again after this,
+    # doubling with each attempt (at most 2**9 times); a failed check backs off alike.
+    detect_retry_s: float = 5.0
+    # A series whose check failed this many times is marked failing and skipped until new
+    # data or a maintainer's retry (POST /api/v1/series/{id}/detection/retry).
+    detect_max_attempts: int = 5
     # Series of this many results or more get history snapshots (series/snapshots.py),
     # built by idle workers; below it, writing the points per read is about as fast.
     snapshot_min_points: int = 1000

@@ -1,5 +1,6 @@
 """Operational endpoints: GET /api/v1/health for load balancers and people, GET /metrics
-for Prometheus (with the pipeline's gauges, read from the database when scraped)."""
+for Prometheus (with the pipeline's gauges, read from the database when scraped), and a
+maintainer's retry of a series whose checks were failing."""
 
 from collections.abc import Iterator
 from datetime import datetime
@@ -11,10 +12,12 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchboard.deps import SessionDep
+from benchboard.bounds import Id64
+from benchboard.deps import MaintainerToken, SessionDep
+from benchboard.errors import ErrorOut, NotFound
 from benchboard.metrics import exposition
-from benchboard.models import WebhookDelivery
-from benchboard.pipeline.queue import queue_status
+from benchboard.models import Series, WebhookDelivery
+from benchboard.pipeline.queue import enqueue_series, queue_status
 
 router = APIRouter(tags=["health"])
 
@@ -25,7 +28,13 @@ class DetectionQueueOut(BaseModel):
     queued_series: int
     oldest_queued_at: datetime | None
     oldest_age_s: float | None = Field(description="Age of the oldest pending check, seconds")
-    failing_series: int = Field(description="Queued series whose last check failed (retrying)")
+    retrying_series: int = Field(
+        description="Queued series whose last check failed: retried with backoff"
+    )
+    failing_series: int = Field(
+        description="Series marked failing after repeated failed checks: skipped until new"
+        " data or a maintainer's retry (their History page says why)"
+    )
 
 
 class HealthOut(BaseModel):
@@ -44,9 +53,24 @@ def get_health(session: SessionDep) -> HealthOut:
             queued_series=status.queued_series,
             oldest_queued_at=status.oldest_queued_at,
             oldest_age_s=age,
+            retrying_series=status.retrying_series,
             failing_series=status.failing_series,
         ),
     )
+
+
+@router.post(
+    "/api/v1/series/{series_id}/detection/retry",
+    status_code=204,
+    tags=["series"],
+    responses={code: {"model": ErrorOut} for code in (401, 403, 404)},
+)
+def retry_series_detection(series_id: Id64, session: SessionDep, _: MaintainerToken) -> None:
+    """Queue a check of the series now; one marked failing is tried afresh (what new data
+    would do)."""
+    if session.get(Series, series_id) is None:
+        raise NotFound(f"no series {series_id}")
+    enqueue_series(session, [series_id])
 
 
 @router.get("/metrics", include_in_schema=False)
@@ -75,8 +99,13 @@ class _PipelineGauges(Collector):
             value=status.oldest_age_s or 0.0,
         )
         yield GaugeMetricFamily(
+            "benchboard_detection_queue_retrying_series",
+            "Queued series whose last check failed, retried with backoff",
+            value=status.retrying_series,
+        )
+        yield GaugeMetricFamily(
             "benchboard_detection_queue_failing_series",
-            "Queued series whose last check failed",
+            "Series marked failing: skipped until new data or a maintainer's retry",
             value=status.failing_series,
         )
         backlog = GaugeMetricFamily(

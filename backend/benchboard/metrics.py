@@ -36,6 +36,12 @@ HTTP_SECONDS = Histogram(
 )
 RESULTS_STORED = Counter("benchboard_results_stored_total", "Results stored by new runs")
 DETECTION_SERIES = Counter("benchboard_detection_series_total", "Series checked by workers")
+DETECTION_FAILURES = Counter(
+    "benchboard_detection_failures_total",
+    "Failed checks (a batch, or one series), by what the failure means (pipeline/failures.py):"
+    " outage, retry, give_up",
+    ["kind"],
+)
 DETECTION_SECONDS = Counter(
     "benchboard_detection_seconds_total",
     "Worker time checking series, by phase: read and write are database time, build and"

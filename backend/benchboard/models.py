@@ -437,7 +437,15 @@ class DetectionQueue(Base):
     """
 
     __tablename__ = "detection_queue"
-    __table_args__ = (Index("ix_detection_queue_queued_at", "queued_at"),)
+    __table_args__ = (
+        Index("ix_detection_queue_queued_at", "queued_at"),
+        # Rows claimed before and not finished: claimed one at a time (queue.claim_batch).
+        Index(
+            "ix_detection_queue_retried",
+            "queued_at",
+            postgresql_where=text("attempts > 0 AND failed_at IS NULL"),
+        ),
+    )
 
     # No foreign key: checking one would lock 100,000 series rows per large upload (it
     # tripled the cost of queueing one). A row of a deleted series is checked to nothing.
@@ -451,6 +459,8 @@ class DetectionQueue(Base):
     attempts: Mapped[int] = mapped_column(Integer, server_default="0")
     not_before: Mapped[datetime] = _created_at()
     last_error: Mapped[str | None] = mapped_column(Text)
+    # Set after too many failed checks: skipped until new data or a maintainer's retry.
+    failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class WebhookDelivery(Base):

@@ -17,6 +17,8 @@ from benchboard.models import ApiToken, DetectionQueue, Hardware, Run, Series, S
 from benchboard.tokens.service import create_token
 from tests.processes import free_port
 
+START_TIMEOUT_S = 60.0
+
 
 @dataclass
 class LiveService:
@@ -46,8 +48,7 @@ def live_service_on(
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    while not server.started:
-        time.sleep(0.05)
+    _wait_started(server, thread)
     live = LiveService(f"http://127.0.0.1:{port}", token, maintain)
     try:
         yield live
@@ -56,6 +57,19 @@ def live_service_on(
         thread.join()
         _forget(engine, live)
         app.state.engine.dispose()
+
+
+def _wait_started(server: uvicorn.Server, thread: threading.Thread) -> None:
+    """Until the server listens; fail fast when it stopped (a failed bind ends its thread)
+    or after START_TIMEOUT_S, instead of hanging the test run."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the live service stopped before it listened (see its log)")
+        if time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError(f"the live service did not listen within {START_TIMEOUT_S:.0f} s")
+        time.sleep(0.05)
 
 
 def _forget(engine: Engine, live: LiveService) -> None:

@@ -7,16 +7,24 @@ commits must not meet the other tests). A modest number of examples per operatio
 (BENCHBOARD_FUZZ_EXAMPLES) keeps it to a few minutes on two cores; on failure the output
 names each failing case with a curl command and the seed to replay it.
 
+Routes that take an id (a regression's triage, an annotation's edit and deletion, a
+run's deletion) get real ones: the test stores a history with a detected change, an
+annotation to edit and one to delete, and passes their ids to schemathesis as fixed path
+parameters; otherwise every id it generates is a 404. The summary lists the PATCH and
+DELETE routes that answered 2xx (the service's own request metrics).
+
 The seed is fixed (BENCHBOARD_FUZZ_SEED), so a commit fuzzes the same way in every build
 and a red build replays exactly; set another seed, or more examples, to search further.
 """
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -28,6 +36,8 @@ from benchboard.database_server import recreate_database
 from benchboard.db import make_engine
 from benchboard.migrate import upgrade_database
 from benchboard.tokens.service import create_token
+from tests.builders import result, run
+from tests.history_builder import STEPPED
 from tests.processes import free_port, processes, service_env, wait_for
 
 MAX_EXAMPLES = int(os.environ.get("BENCHBOARD_FUZZ_EXAMPLES", "10"))
@@ -51,11 +61,17 @@ def fuzz_engine(settings: Settings) -> Iterator[Engine]:
 
 
 def _schemathesis(
-    base: str, token: str, *selection: str, phases: str = "examples,coverage,fuzzing"
+    base: str,
+    token: str,
+    config: Path,
+    *selection: str,
+    phases: str = "examples,coverage,fuzzing",
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             str(SCHEMATHESIS),
+            "--config-file",
+            str(config),
             "run",
             f"{base}/openapi.json",
             "--header",
@@ -98,21 +114,89 @@ def test_no_generated_request_gets_a_server_error(
     with processes(tmp_path) as start:
         start(["serve"], env)
         wait_for("the service", lambda: _healthy(base))
+        config = tmp_path / "schemathesis.toml"
+        config.write_text(_real_ids(base, upload=upload, maintain=maintain))
         # Every operation with the upload token; the writes again with the maintain token,
         # which reaches triage, annotations and suite settings (reads answer either alike;
         # a batch is refused that token). Batches get every phase too: the coverage phase's
         # batch of the most runs allowed (5,000) is stored in seconds, set-based. Last the
         # admin operations with an admin token, so they are fuzzed past their 403.
         for name, outcome in (
-            ("upload token, every operation", _schemathesis(base, upload)),
+            ("upload token, every operation", _schemathesis(base, upload, config)),
             (
                 "maintain token, writes",
-                _schemathesis(base, maintain, "--exclude-path", BATCH, *WRITES),
+                _schemathesis(base, maintain, config, "--exclude-path", BATCH, *WRITES),
             ),
-            ("admin token, admin operations", _schemathesis(base, admin, *ADMIN_ONLY)),
+            ("admin token, admin operations", _schemathesis(base, admin, config, *ADMIN_ONLY)),
         ):
             report_figure(f"fuzz ({name}, seed {SEED}): {_summary(outcome.stdout)}")
             assert outcome.returncode == 0, outcome.stdout[-20_000:] + outcome.stderr[-5_000:]
+        reached = _writes_answered_2xx(base)
+        report_figure(f"fuzz reached with real ids (2xx): {', '.join(sorted(reached))}")
+        assert {
+            "PATCH /api/v1/regressions/{regression_id}",
+            "PATCH /api/v1/annotations/{annotation_id}",
+            "DELETE /api/v1/annotations/{annotation_id}",
+            "DELETE /api/v1/runs/{run_id}",
+        } <= reached
+
+
+def _real_ids(base: str, *, upload: str, maintain: str) -> str:
+    """Store what the id-taking routes need, through the API; schemathesis' configuration
+    that fixes those path parameters to it."""
+    with httpx.Client(base_url=base, timeout=60) as http:
+        for day, value in enumerate(STEPPED):
+            body = run(started_at=f"2025-01-{1 + day:02d}T00:00:00Z", results=[result(value=value)])
+            answer = http.post("/api/v1/runs", json=body, headers=_bearer(upload))
+            assert answer.status_code == 201, answer.text
+        change = wait_for("a detected change", lambda: _first_regression(http))
+        notes = [
+            http.post(
+                "/api/v1/annotations",
+                json={"series_id": change["series"]["id"], "at": body["started_at"], "text": text},
+                headers=_bearer(maintain),
+            ).json()["id"]
+            for text in ("edited by the fuzzer", "deleted by the fuzzer")
+        ]
+        doomed = run(suite="fuzz-deletion")
+        assert http.post("/api/v1/runs", json=doomed, headers=_bearer(upload)).status_code == 201
+    return f"""
+[parameters]
+"path.regression_id" = {change["id"]}
+"path.series_id" = {change["series"]["id"]}
+
+[[operations]]
+include-name = "PATCH /api/v1/annotations/{{annotation_id}}"
+parameters = {{ "path.annotation_id" = {notes[0]} }}
+
+[[operations]]
+include-name = "DELETE /api/v1/annotations/{{annotation_id}}"
+parameters = {{ "path.annotation_id" = {notes[1]} }}
+
+[[operations]]
+include-name = "DELETE /api/v1/runs/{{run_id}}"
+parameters = {{ "path.run_id" = "{doomed["id"]}" }}
+"""
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _first_regression(http: httpx.Client) -> dict[str, Any] | None:
+    items: list[dict[str, Any]] = http.get("/api/v1/regressions").json()["items"]
+    return items[0] if items else None
+
+
+_REQUEST_COUNT = re.compile(
+    r'benchboard_http_request_seconds_count\{method="(PATCH|DELETE)",route="([^"]+)",status="2\d\d"\}'
+)
+
+
+def _writes_answered_2xx(base: str) -> set[str]:
+    """The PATCH and DELETE routes the service answered with a 2xx, from its metrics."""
+    metrics = httpx.get(f"{base}/metrics", timeout=30).text
+    return {f"{method} {route}" for method, route in _REQUEST_COUNT.findall(metrics)}
 
 
 def _summary(output: str) -> str:

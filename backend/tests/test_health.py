@@ -35,6 +35,7 @@ def test_health_reports_the_queue_until_the_worker_checks_it(
             "queued_series": 0,
             "oldest_queued_at": None,
             "oldest_age_s": None,
+            "retrying_series": 0,
             "failing_series": 0,
         },
     }

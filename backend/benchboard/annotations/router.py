@@ -9,11 +9,11 @@ from benchboard.annotations.schemas import (
     AnnotationList,
     AnnotationOut,
 )
-from benchboard.bounds import Id64
+from benchboard.bounds import BoundedJsonRoute, Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 
-router = APIRouter(prefix="/api/v1/annotations", tags=["annotations"])
+router = APIRouter(prefix="/api/v1/annotations", tags=["annotations"], route_class=BoundedJsonRoute)
 _WRITE_ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorOut} for code in (401, 403, 404, 422)
 }

@@ -121,6 +121,9 @@ class Reconciliation:
     new: list[DetectedChange] = field(default_factory=list)
     refined: dict[str, DetectedChange] = field(default_factory=dict)
     retracted: list[str] = field(default_factory=list)
+    # Triaged changes in view, left as they are: the fresh detection each absorbed, or None
+    # when the fresh pass no longer shows it (an untriaged one would be retracted).
+    kept: dict[str, DetectedChange | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -308,7 +311,8 @@ def reconcile_changes(
     ``refined`` maps a stored key to the fresh detection that confirms it; keep
     the stored key. A stored change older than ``keys`` is left alone. A
     triaged change is never refined nor retracted, but it absorbs a fresh
-    detection so the same change is not raised twice.
+    detection so the same change is not raised twice; ``kept`` says what the
+    fresh pass found for it, so the caller can tell a maintainer that it moved.
     """
     position = {key: index for index, key in enumerate(keys)}
     visible = [change for change in stored if change.key in position]
@@ -326,10 +330,16 @@ def reconcile_changes(
             continue
         used_stored.add(i)
         used_detected.add(j)
-        if not visible[i].triaged:
+        if visible[i].triaged:
+            result.kept[visible[i].key] = detected[j]
+        else:
             result.refined[visible[i].key] = detected[j]
     result.new.extend(d for j, d in enumerate(detected) if j not in used_detected)
-    result.retracted.extend(
-        s.key for i, s in enumerate(visible) if i not in used_stored and not s.triaged
-    )
+    for i, unmatched in enumerate(visible):
+        if i in used_stored:
+            continue
+        if unmatched.triaged:
+            result.kept[unmatched.key] = None
+        else:
+            result.retracted.append(unmatched.key)
     return result

@@ -2,13 +2,13 @@
 
 from fastapi import APIRouter
 
-from benchboard.bounds import SuiteName
+from benchboard.bounds import BoundedJsonRoute, SuiteName
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.findings import service
 from benchboard.findings.schemas import FindingList, FindingsUpdate
 
-router = APIRouter(prefix="/api/v1/suites", tags=["findings"])
+router = APIRouter(prefix="/api/v1/suites", tags=["findings"], route_class=BoundedJsonRoute)
 
 
 @router.get("/{suite}/findings", dependencies=[ReadAccess])

@@ -1,21 +1,22 @@
 """One claimed batch, checked and finished in one transaction, with its metrics.
 
 A failing batch is retried series by series, so one bad series fails alone (and backs
-off, queue.release) instead of the batch.
+off, queue.release) instead of the batch. What a failure means (failures.py) decides
+what follows: an outage is the worker's to handle (it reconnects), a failed statement
+backs off, and a series whose data no check can get through is marked failing.
 """
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-import psycopg
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard import metrics
 from benchboard.pipeline import queue
-from benchboard.pipeline.queue import Claimed, ClaimLost
+from benchboard.pipeline.failures import Failure, classify
+from benchboard.pipeline.queue import Claimed, ClaimLost, Retries
 from benchboard.pipeline.runner import CheckReport, check_series
 from benchboard.series import snapshots
 
@@ -28,6 +29,7 @@ class BatchChecker:
     worker_id: int
     notify_webhook: bool
     snapshot_min_points: int
+    retries: Retries = field(default_factory=Retries)
 
     def check(self, claimed: list[Claimed]) -> tuple[CheckReport, list[int]]:
         """Check and finish the batch; what it did, and its series long enough for
@@ -46,26 +48,34 @@ class BatchChecker:
         except ClaimLost as lost:
             logger.warning("batch dropped: %s", lost)
             return CheckReport(), []
-        except (OperationalError, psycopg.OperationalError, KeyboardInterrupt, SystemExit):
-            raise
         except Exception as error:
+            failure = classify(error)
+            metrics.DETECTION_FAILURES.labels(failure.value).inc()
+            if failure is Failure.OUTAGE:
+                raise
             if len(claimed) > 1:
                 logger.warning("batch of %d failed (%s); checking one by one", len(claimed), error)
                 singles = [self.check([c]) for c in claimed]
                 return merged([r for r, _ in singles]), [s for _, long in singles for s in long]
             logger.exception("checking series %d failed", claimed[0].series_id)
-            self._release(claimed, error=f"{type(error).__name__}: {error}")
+            self._release(
+                claimed,
+                error=f"{type(error).__name__}: {error}",
+                give_up=failure is Failure.GIVE_UP,
+            )
             return CheckReport(), []
         _record(report, claimed, time.perf_counter() - started)
         return report, long_series
 
-    def _release(self, claimed: list[Claimed], *, error: str | None) -> None:
+    def _release(self, claimed: list[Claimed], *, error: str, give_up: bool) -> None:
         with self.session_factory() as session, session.begin():
             queue.release(
                 session,
                 worker=self.worker_id,
                 series_ids=[c.series_id for c in claimed],
                 error=error,
+                retries=self.retries,
+                give_up=give_up,
             )
 
 

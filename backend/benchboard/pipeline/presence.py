@@ -1,8 +1,9 @@
 """A worker's lease on its claims: a session advisory lock held on its own connection.
 
 A claim counts only while its worker holds this lock (queue.claim_batch reads pg_locks),
-so a worker killed mid-batch (SIGKILL, a lost machine) gives its batch back the moment
-PostgreSQL drops the connection. The same connection LISTENs, so an upload wakes it.
+so a worker killed mid-batch (SIGKILL, a lost machine) gives its batch back when
+PostgreSQL drops the connection, once the claim's lease (with backoff) runs out. The
+same connection LISTENs, so an upload wakes it.
 """
 
 import random

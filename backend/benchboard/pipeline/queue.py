@@ -6,7 +6,11 @@ it is about. One statement per call, whatever the number of series, rows locked 
 series order (no deadlock between writers), coalesced per series.
 
 Workers claim a batch in a short committed transaction, check it in a second one, and
-`finish_batch` inside that second one. The design and its reasons are in README.md.
+`finish_batch` inside that second one. A claim is a lease with backoff: rows a worker
+claimed and did not finish (it died, or their check failed) are claimed again only after
+it, one at a time, and a series that fails `Retries.max_attempts` times is marked failing
+and skipped until new data or a maintainer's retry. The design and its reasons are in
+README.md.
 """
 
 from collections.abc import Sequence
@@ -14,9 +18,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, ColumnElement, any_, func, select, text, type_coerce, update
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    any_,
+    case,
+    func,
+    select,
+    text,
+    true,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import TextClause
 
 from benchboard.bulk import driver_connection, int8_array
 from benchboard.models import DetectionQueue, Result
@@ -26,9 +42,22 @@ CHANNEL = "benchboard_detection"
 # Advisory-lock class of worker presence: a worker holds (WORKER_LOCK_CLASS, its id) for
 # as long as its session lives, and its claims are honoured only while it does.
 WORKER_LOCK_CLASS = 0x6264
-# A series whose check fails waits 5 s, 10 s, 20 s ... at most 5 s x 2**9 (43 min).
-RETRY_FIRST = timedelta(seconds=5)
+# A lease or a failed check's wait doubles with each attempt, at most 2**9 times (with
+# the default 5 s: 5 s, 10 s, 20 s ... at most 43 min).
 RETRY_DOUBLINGS = 9
+
+
+@dataclass(frozen=True)
+class Retries:
+    """How claims and failed checks back off, and when a series is given up on
+    (BENCHBOARD_DETECT_RETRY_S, BENCHBOARD_DETECT_MAX_ATTEMPTS)."""
+
+    first: timedelta = timedelta(seconds=5)
+    max_attempts: int = 5
+
+    def wait(self, attempts: Any) -> Any:
+        """The lease, or the wait after a failure, for the attempt `attempts` (from 0)."""
+        return self.first * func.power(2, func.least(attempts, RETRY_DOUBLINGS))
 
 
 # One statement whatever the number of series, SQL text so it is compiled once (built
@@ -42,14 +71,20 @@ _ENQUEUE = (
     " INSERT INTO detection_queue AS q (series_id)"
     " SELECT DISTINCT id FROM unnest(%b::bigint[]) AS t(id) ORDER BY id"
     " ON CONFLICT (series_id) DO UPDATE SET requests = q.requests + 1,"
-    " queued_at = CASE WHEN q.claimed_by IS NULL THEN q.queued_at ELSE now() END"
+    " queued_at = CASE WHEN q.claimed_by IS NULL THEN q.queued_at ELSE now() END,"
+    # New data ends a series' failing mark: it is checked afresh, in batches again.
+    " attempts = CASE WHEN q.failed_at IS NULL THEN q.attempts ELSE 0 END,"
+    " not_before = CASE WHEN q.failed_at IS NULL THEN q.not_before ELSE now() END,"
+    " last_error = CASE WHEN q.failed_at IS NULL THEN q.last_error END,"
+    " failed_at = NULL"
     " RETURNING series_id)"
     " SELECT pg_notify(%s, '') FROM (SELECT 1 FROM queued LIMIT 1) AS any_row"
 )
 
 
 def enqueue_series(session: Session, series_ids: Sequence[int]) -> None:
-    """Queue a check of these series; duplicates are fine."""
+    """Queue a check of these series; duplicates are fine. A series marked failing is
+    checked again (a maintainer's retry is this call too)."""
     if not series_ids:
         return
     driver_connection(session).execute(_ENQUEUE, (int8_array(series_ids), CHANNEL))
@@ -64,48 +99,88 @@ class Claimed:
     queued_at: datetime
 
 
-_CLAIM = text(
-    """
+# Whose claims are honoured: workers holding their presence lock (presence.py).
+_LIVE = """
     WITH live AS (
         SELECT objid::bigint AS worker FROM pg_locks
         WHERE locktype = 'advisory' AND classid = :lock_class AND objsubid = 2 AND granted
           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    ), picked AS (
-        SELECT series_id FROM detection_queue
-        WHERE not_before <= now()
-          AND (claimed_by IS NULL
-               OR claimed_at < now() - :claim_timeout
-               OR claimed_by NOT IN (SELECT worker FROM live))
-        ORDER BY queued_at
-        LIMIT :limit
-        FOR UPDATE SKIP LOCKED
     )
-    UPDATE detection_queue AS q
-    SET claimed_by = :worker, claimed_at = now(), attempts = q.attempts + 1
-    FROM picked WHERE q.series_id = picked.series_id
-    RETURNING q.series_id, q.requests, q.queued_at
-    """
+"""
+# A row is free when due, not failing, and unclaimed or claimed by a worker that is gone
+# or stuck past the claim timeout. Rows claimed before and not finished ("retried": their
+# worker died, or their check failed) are taken one at a time, fresh rows in batches.
+_FREE = """
+    failed_at IS NULL AND not_before <= now()
+    AND (claimed_by IS NULL
+         OR claimed_at < now() - :claim_timeout
+         OR claimed_by NOT IN (SELECT worker FROM live))
+"""
+
+
+def _claim(rows: str) -> TextClause:
+    """The claim of due `rows` (an SQL condition), as a lease that grows with each attempt
+    (as Retries.wait)."""
+    return text(
+        f"""{_LIVE}, picked AS (
+            SELECT series_id FROM detection_queue WHERE {rows} AND {_FREE}
+            ORDER BY queued_at LIMIT :limit FOR UPDATE SKIP LOCKED
+        )
+        UPDATE detection_queue AS q
+        SET claimed_by = :worker, claimed_at = now(), attempts = q.attempts + 1,
+            not_before = now() + :first * power(2, least(q.attempts, :doublings))
+        FROM picked WHERE q.series_id = picked.series_id
+        RETURNING q.series_id, q.requests, q.queued_at"""  # noqa: S608
+    )
+
+
+_CLAIM_RETRIED = _claim("attempts > 0")
+_CLAIM_FRESH = _claim("attempts = 0")
+# Retried rows whose worker died with them `max_attempts` times: their check kills it.
+_GIVE_UP = text(
+    f"""{_LIVE}
+    UPDATE detection_queue
+    SET failed_at = now(), claimed_by = NULL, claimed_at = NULL,
+        last_error = coalesce(last_error, :lost)
+    WHERE attempts > 0 AND attempts >= :max_attempts AND {_FREE}"""  # noqa: S608
 )
 
 
 def claim_batch(
-    session: Session, *, worker: int, limit: int, claim_timeout: timedelta
+    session: Session,
+    *,
+    worker: int,
+    limit: int,
+    claim_timeout: timedelta,
+    retries: Retries = Retries(),
 ) -> list[Claimed]:
     """Claim up to `limit` queued series, oldest request first; the caller commits.
 
-    A row is free when unclaimed, or when its worker no longer holds its presence lock
-    (it died: its connection closed), or when the claim is older than `claim_timeout`
-    (a worker that hangs with its connection open).
+    The claim is a lease: should the worker die with it, the rows are free again after
+    `retries.wait` (growing with each attempt), and then are claimed one at a time, so
+    that one series whose check kills its worker is found and, after
+    `retries.max_attempts`, marked failing, while every other series is checked.
     """
-    rows = session.execute(
-        _CLAIM,
+    bound = {
+        "lock_class": WORKER_LOCK_CLASS,
+        "claim_timeout": claim_timeout,
+        "worker": worker,
+        "first": retries.first,
+        "doublings": RETRY_DOUBLINGS,
+    }
+    lost = f"its check ended the worker {retries.max_attempts} times (process or connection lost)"
+    session.execute(
+        _GIVE_UP,
         {
             "lock_class": WORKER_LOCK_CLASS,
             "claim_timeout": claim_timeout,
-            "limit": limit,
-            "worker": worker,
+            "max_attempts": retries.max_attempts,
+            "lost": lost,
         },
     )
+    rows = session.execute(_CLAIM_RETRIED, {**bound, "limit": 1}).all()
+    if not rows:
+        rows = session.execute(_CLAIM_FRESH, {**bound, "limit": limit}).all()
     claimed = [Claimed(row.series_id, row.requests, row.queued_at) for row in rows]
     return sorted(claimed, key=lambda c: c.series_id)
 
@@ -141,16 +216,27 @@ def finish_batch(session: Session, *, worker: int, claimed: Sequence[Claimed]) -
 
 
 def release(
-    session: Session, *, worker: int, series_ids: Sequence[int], error: str | None = None
+    session: Session,
+    *,
+    worker: int,
+    series_ids: Sequence[int],
+    error: str | None = None,
+    retries: Retries = Retries(),
+    give_up: bool = False,
 ) -> None:
-    """Give claimed rows back; after a failed check (`error`), with exponential backoff."""
+    """Give claimed rows back: checked (the lease ends), or after a failed check (`error`)
+    with backoff, marked failing when `give_up` or out of attempts."""
     values: dict[Any, Any] = {DetectionQueue.claimed_by: None, DetectionQueue.claimed_at: None}
     if error is None:
         values[DetectionQueue.attempts] = 0
+        values[DetectionQueue.not_before] = func.now()
     else:
-        doubling = func.power(2, func.least(DetectionQueue.attempts - 1, RETRY_DOUBLINGS))
-        values[DetectionQueue.not_before] = func.now() + RETRY_FIRST * doubling
+        values[DetectionQueue.not_before] = func.now() + retries.wait(DetectionQueue.attempts - 1)
         values[DetectionQueue.last_error] = error[:2000]
+        out_of_attempts = DetectionQueue.attempts >= retries.max_attempts
+        values[DetectionQueue.failed_at] = case(
+            (true() if give_up else out_of_attempts, func.now()), else_=None
+        )
     session.execute(
         update(DetectionQueue)
         .where(_among(series_ids), DetectionQueue.claimed_by == worker)
@@ -168,25 +254,33 @@ def _among(series_ids: Sequence[int]) -> ColumnElement[bool]:
 @dataclass(frozen=True)
 class QueueStatus:
     queued_series: int
-    oldest_queued_at: datetime | None
+    oldest_queued_at: datetime | None  # of the series not marked failing
     oldest_age_s: float | None  # by the database's clock, as queued_at was written
-    failing_series: int
+    retrying_series: int  # their last check failed; they back off and are tried again
+    failing_series: int  # marked failing: skipped until new data or a maintainer's retry
 
 
 def queue_status(session: Session) -> QueueStatus:
-    """How far behind the workers are: the one reading health and /metrics both show."""
-    oldest = func.min(DetectionQueue.queued_at)
+    """How far behind the workers are: the one reading health and /metrics both show. A
+    series marked failing waits for people, not workers: it is not part of the lag."""
+    waiting = DetectionQueue.failed_at.is_(None)
+    oldest = func.min(DetectionQueue.queued_at).filter(waiting)
     row = session.execute(
         select(
             func.count(),
             oldest,
             func.extract("epoch", func.now() - oldest),
-            func.count().filter(DetectionQueue.last_error.is_not(None)),
+            func.count().filter(waiting, DetectionQueue.last_error.is_not(None)),
+            func.count().filter(DetectionQueue.failed_at.is_not(None)),
         )
     ).one()
     age = None if row[2] is None else float(row[2])
     return QueueStatus(
-        queued_series=row[0], oldest_queued_at=row[1], oldest_age_s=age, failing_series=row[3]
+        queued_series=row[0],
+        oldest_queued_at=row[1],
+        oldest_age_s=age,
+        retrying_series=row[3],
+        failing_series=row[4],
     )
 
 

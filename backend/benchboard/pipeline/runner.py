@@ -27,6 +27,7 @@ from benchboard.pipeline.changes import (
     Changes,
     StoredRegression,
     columns_of,
+    has_moved,
     stored_regressions,
     write_changes,
 )
@@ -109,3 +110,12 @@ def _collect(
             changes.confirmed.append(was.id)
     changes.retracted += [by_key[key].id for key in reconciliation.retracted]
     changes.new += [(series_id, change) for change in reconciliation.new]
+    for key, found in reconciliation.kept.items():
+        was = by_key[key]
+        # An expected change's run starts the history analysed (a baseline reset): no
+        # fresh pass can see it, by design.
+        if was.status == "expected" or was.retracted:
+            continue
+        now = found.relative_change if found is not None else None
+        if has_moved(was.last_seen, now):
+            changes.moved.append((was.id, was.last_seen, now))

@@ -28,7 +28,7 @@ from benchboard.pipeline import queue
 from benchboard.pipeline.checks import BatchChecker, merged
 from benchboard.pipeline.deliveries import join_deliveries, start_deliveries
 from benchboard.pipeline.presence import Presence
-from benchboard.pipeline.queue import Claimed
+from benchboard.pipeline.queue import Claimed, Retries
 from benchboard.pipeline.runner import CheckReport
 from benchboard.pipeline.upkeep import PartitionUpkeep, SnapshotUpkeep
 
@@ -59,6 +59,10 @@ class Worker:
         self.partitions = PartitionUpkeep(self.session_factory)
         self.snapshots = SnapshotUpkeep(
             self.session_factory, min_points=self.settings.snapshot_min_points
+        )
+        self.retries = Retries(
+            first=timedelta(seconds=self.settings.detect_retry_s),
+            max_attempts=self.settings.detect_max_attempts,
         )
 
     def connect(self) -> None:
@@ -108,6 +112,7 @@ class Worker:
                 worker=self.worker_id,
                 limit=self.settings.detect_batch_size,
                 claim_timeout=timedelta(seconds=self.settings.detect_claim_timeout_s),
+                retries=self.retries,
             )
         if not self.claimed:
             return None
@@ -116,6 +121,7 @@ class Worker:
             self.worker_id,
             notify_webhook=bool(self.settings.webhook_url),
             snapshot_min_points=self.settings.snapshot_min_points,
+            retries=self.retries,
         )
         try:
             report, long_series = checker.check(self.claimed)

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from benchboard.bounds import Id64
+from benchboard.bounds import BoundedJsonRoute, Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.regressions import context, deliveries, series_state, service
@@ -21,7 +21,7 @@ from benchboard.regressions.schemas import (
 from benchboard.regressions.service import RegressionFilter
 from benchboard.vocabulary import ChangeDirection, TriageStatus
 
-router = APIRouter(prefix="/api/v1/regressions", tags=["regressions"])
+router = APIRouter(prefix="/api/v1/regressions", tags=["regressions"], route_class=BoundedJsonRoute)
 _NOT_FOUND: dict[int | str, dict[str, object]] = {404: {"model": ErrorOut}}
 
 

@@ -93,9 +93,15 @@ class RegressionTriage(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    status: TriageStatus | None = None
-    note: Annotated[str, Field(max_length=10_000, pattern=NO_NUL)] | None = None
-    links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = None
+    status: TriageStatus | None = Field(
+        default=None, description="null is refused (422): a change always has a status"
+    )
+    note: Annotated[str, Field(max_length=10_000, pattern=NO_NUL)] | None = Field(
+        default=None, description="null clears it"
+    )
+    links: Annotated[list[AnyHttpUrl], Field(max_length=50)] | None = Field(
+        default=None, description="null clears them, as [] does"
+    )
 
 
 class DetectedEvent(BaseModel):
@@ -116,6 +122,12 @@ class EventChanges(BaseModel):
     # Fields in jsonb's key order (shorter names first), the order they are read back in.
     note: tuple[str | None, str | None] | None = None
     links: tuple[list[str], list[str]] | None = None
+    moved: tuple[float | None, float | None] | None = Field(
+        default=None,
+        description="New data moved a change a maintainer had triaged, which keeps its"
+        " triage and figures: its relative change as last reported, and as the detector"
+        " finds it now (null: not shown by the data)",
+    )
     status: tuple[TriageStatus, TriageStatus] | None = None
     detected: DetectedEvent | None = None
     retracted: tuple[bool, bool] | None = None
@@ -169,6 +181,18 @@ class PossibleStep(BaseModel):
     more_runs_after: int = Field(description="Runs after it still needed to judge it")
 
 
+class CheckFailure(BaseModel):
+    """The worker's last check of the series failed (pipeline/failures.py)."""
+
+    failing: bool = Field(
+        description="Marked failing: skipped until new data or a maintainer's retry"
+        " (POST /api/v1/series/{series_id}/detection/retry); else retried with backoff"
+    )
+    failed_at: datetime | None = Field(description="When it was marked failing")
+    attempts: int = Field(description="Checks tried since the last one that succeeded")
+    error: str | None = Field(description="The last failure, as the worker saw it")
+
+
 class SeriesDetection(BaseModel):
     """What change detection can see in a series now (detection.state)."""
 
@@ -193,6 +217,9 @@ class SeriesDetection(BaseModel):
         description="A step detection cannot judge yet (readiness not_enough_history)"
     )
     baseline_reset: bool = Field(description="Analysis starts at a change marked expected")
+    check_failure: CheckFailure | None = Field(
+        default=None, description="Set while the worker's checks of the series fail"
+    )
     text: str = Field(description="The state in words")
 
 

@@ -15,9 +15,14 @@ from benchboard.detection.detect import Runs
 from benchboard.detection.state import detection_state, too_short_for_a_change
 from benchboard.detection.thresholds import SHORT_SEGMENT, sides_needed_text
 from benchboard.errors import NotFound
-from benchboard.models import Hardware, Regression, Series, SeriesGroup
+from benchboard.models import DetectionQueue, Hardware, Regression, Series, SeriesGroup
 from benchboard.regressions.histories import History, read_histories, since_baseline
-from benchboard.regressions.schemas import HistorySupport, PossibleStep, SeriesDetection
+from benchboard.regressions.schemas import (
+    CheckFailure,
+    HistorySupport,
+    PossibleStep,
+    SeriesDetection,
+)
 from benchboard.regressions.service import RegressionFilter
 from benchboard.series.groups import FEW_RUNS
 
@@ -124,16 +129,23 @@ def _support_text(series: int, short: int) -> str:
 
 
 def get_series_detection(session: Session, series_id: int) -> SeriesDetection:
-    """The series' detection state over the history the worker analyses."""
+    """The series' detection state over the history the worker analyses, and whether the
+    worker's checks of it fail."""
     series = session.get(Series, series_id)
     if series is None:
         raise NotFound(f"no series {series_id}")
+    failure = _check_failure(session, series_id)  # before the histories' stream opens
     for history, runs in _analysed(session, [series_id]):
         current = detection_state(runs, higher_is_better=history.higher_is_better)
         return SeriesDetection(
             series_id=series_id,
-            **{**vars(current), "possible_step": _step_out(current.possible_step)},
+            **{
+                **vars(current),
+                "possible_step": _step_out(current.possible_step),
+                "text": _failure_text(failure) + current.text,
+            },
             baseline_reset=len(runs) < len(history.keys),
+            check_failure=failure,
         )
     # Off its suite's default branch: never checked.
     return SeriesDetection(
@@ -152,6 +164,29 @@ def get_series_detection(session: Session, series_id: int) -> SeriesDetection:
         text=f"Not checked: change detection reads only the suite's default branch, "
         f"and this series is on branch {series.branch!r}.",
     )
+
+
+def _check_failure(session: Session, series_id: int) -> CheckFailure | None:
+    queued = session.get(DetectionQueue, series_id)
+    if queued is None or (queued.last_error is None and queued.failed_at is None):
+        return None
+    return CheckFailure(
+        failing=queued.failed_at is not None,
+        failed_at=queued.failed_at,
+        attempts=queued.attempts,
+        error=queued.last_error,
+    )
+
+
+def _failure_text(failure: CheckFailure | None) -> str:
+    if failure is None:
+        return ""
+    if failure.failing:
+        return (
+            f"Change detection is failing on this series ({failure.error}): it is skipped "
+            "until new data comes or a maintainer retries it. Until then: "
+        )
+    return f"The last check of this series failed ({failure.error}); it is retried. "
 
 
 def _step_out(step: state.PossibleStep | None) -> PossibleStep | None:

@@ -155,6 +155,13 @@ def triage_regression(
             "send at least one of status, note, links",
             [FieldError(path="(body)", message="nothing to change")],
         )
+    if sent.get("status", "") is None:
+        raise ValidationFailed(
+            "a change always has a status",
+            [FieldError(path="status", message="must be a status, not null")],
+        )
+    if "links" in sent and sent["links"] is None:
+        sent["links"] = []
     changes = {
         field: [getattr(regression, field), value]
         for field, value in sent.items()

@@ -5,7 +5,7 @@ import json
 from fastapi import Request
 from pydantic import ValidationError
 
-from benchboard.bounds import unstorable_strings
+from benchboard.bounds import refuse_deep_json, unstorable_strings
 from benchboard.errors import (
     BodyTooLarge,
     FieldError,
@@ -59,7 +59,11 @@ def refuse_nul_in_results(body: bytes, subject: str) -> None:
 def invalid_body(
     error: ValidationError, body: bytes, subject: str
 ) -> MalformedBody | ValidationFailed:
-    """The error for a body pydantic refused: 400 if it is not JSON, else 422 per field."""
+    """The error for a body pydantic refused: 422 if it nests too deep, 400 if it is not
+    JSON, else 422 per field. The depth is read only here, on the way out: a body the
+    contract's models accept nests a few levels at most, and below pydantic's own limit the
+    standard library's parser (`_unstorable_strings`) must not meet a deeper one."""
+    refuse_deep_json(body, subject)
     details = error.errors(include_url=False)
     if any(detail["type"] == "json_invalid" for detail in details):
         unstorable = _unstorable_strings(body)

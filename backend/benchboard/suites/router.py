@@ -2,13 +2,13 @@
 
 from fastapi import APIRouter
 
-from benchboard.bounds import SuiteName
+from benchboard.bounds import BoundedJsonRoute, SuiteName
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
 from benchboard.suites import service
 from benchboard.suites.schemas import SuiteSettings, SuiteUpdate
 
-router = APIRouter(prefix="/api/v1/suites", tags=["suites"])
+router = APIRouter(prefix="/api/v1/suites", tags=["suites"], route_class=BoundedJsonRoute)
 
 
 @router.get("/{suite}", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})

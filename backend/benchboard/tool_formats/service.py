@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchboard import exact_json
+from benchboard.bounds import refuse_deep_json
 from benchboard.errors import FieldError, MalformedBody, ValidationFailed
 from benchboard.runs.body import parse_upload
 from benchboard.runs.schemas import RunUpload
@@ -47,7 +48,9 @@ class RunFromOutput:
 
 
 def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) -> RunFromOutput:
-    """The tool's output parsed and built into a contract run, validated."""
+    """The tool's output parsed and built into a contract run, validated. JSON formats
+    are read by the standard library's recursive parser: too deep a body is refused first."""
+    refuse_deep_json(raw, "the body is not valid tool output")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -217,6 +217,13 @@ def test_triaged_change_is_never_retracted_nor_raised_again() -> None:
     assert outcome.new == []
     assert outcome.refined == {}
     assert outcome.retracted == ["r10"]
+    assert outcome.kept == {"r30": change(30)}
+
+
+def test_a_triaged_change_no_longer_seen_is_kept_and_said() -> None:
+    stored = [StoredChange("r30", "regression", triaged=True)]
+    outcome = reconcile_changes(KEYS, stored, [])
+    assert (outcome.retracted, outcome.kept) == ([], {"r30": None})
 
 
 def test_change_older_than_the_analysed_history_is_left_alone() -> None:

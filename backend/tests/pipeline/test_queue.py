@@ -81,7 +81,11 @@ def test_a_failing_series_backs_off_alone(
     assert failed.claimed_by is None
     assert failed.not_before > failed.queued_at
     health = client.get("/api/v1/health").json()["detection"]
-    assert (health["queued_series"], health["failing_series"]) == (1, 1)
+    assert (health["queued_series"], health["retrying_series"], health["failing_series"]) == (
+        1,
+        1,
+        0,
+    )
 
 
 def test_run_and_regression_pages_say_detection_is_pending(

@@ -291,3 +291,21 @@ def test_an_empty_list_counts_runs_from_the_last_baseline_reset(
         "history_support"
     ]
     assert (support["series"], support["short_series"]) == (1, 0)
+
+
+def test_null_status_is_422_naming_it(
+    client: TestClient, regression_id: int, maintain_token: str
+) -> None:
+    response = _patch(client, regression_id, {"status": None}, maintain_token)
+    assert response.status_code == 422, response.text
+    assert [field["path"] for field in response.json()["fields"]] == ["status"]
+
+
+def test_null_links_and_note_clear_them(
+    client: TestClient, regression_id: int, maintain_token: str
+) -> None:
+    given = {"note": "seen", "links": ["https://example.org/issue/1"]}
+    assert _patch(client, regression_id, given, maintain_token).status_code == 200
+    response = _patch(client, regression_id, {"note": None, "links": None}, maintain_token)
+    assert response.status_code == 200, response.text
+    assert (response.json()["note"], response.json()["links"]) == (None, [])

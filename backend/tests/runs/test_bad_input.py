@@ -230,13 +230,13 @@ def test_wrong_content_type_is_415(
     assert_nothing_stored(session)
 
 
-def test_nesting_past_the_parser_limit_is_400(
+def test_nesting_past_the_depth_limit_is_422_naming_the_body(
     client: TestClient, auth: dict[str, str], session: Session
 ) -> None:
     body = run(results=[result(params={"a": _nested(500)})])
     response = post_raw(client, json.dumps(body), auth)
-    assert response.status_code == 400
-    assert "recursion limit" in response.json()["message"]
+    assert response.status_code == 422
+    assert [field["path"] for field in response.json()["fields"]] == ["(body)"]
     assert_nothing_stored(session)
 
 

@@ -408,6 +408,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{series_id}/detection/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry Series Detection
+         * @description Queue a check of the series now; one marked failing is tried afresh (what new data
+         *     would do).
+         */
+        post: operations["retry_series_detection_api_v1_series__series_id__detection_retry_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/series/{series_id}/history": {
         parameters: {
             query?: never;
@@ -742,6 +763,32 @@ export interface components {
             run_count: number;
         };
         /**
+         * CheckFailure
+         * @description The worker's last check of the series failed (pipeline/failures.py).
+         */
+        CheckFailure: {
+            /**
+             * Attempts
+             * @description Checks tried since the last one that succeeded
+             */
+            attempts: number;
+            /**
+             * Error
+             * @description The last failure, as the worker saw it
+             */
+            error: string | null;
+            /**
+             * Failed At
+             * @description When it was marked failing
+             */
+            failed_at: string | null;
+            /**
+             * Failing
+             * @description Marked failing: skipped until new data or a maintainer's retry (POST /api/v1/series/{series_id}/detection/retry); else retried with backoff
+             */
+            failing: boolean;
+        };
+        /**
          * ComparedLevel
          * @description The figure that stands for one run's result in a comparison.
          */
@@ -865,7 +912,7 @@ export interface components {
         DetectionQueueOut: {
             /**
              * Failing Series
-             * @description Queued series whose last check failed (retrying)
+             * @description Series marked failing after repeated failed checks: skipped until new data or a maintainer's retry (their History page says why)
              */
             failing_series: number;
             /**
@@ -877,6 +924,11 @@ export interface components {
             oldest_queued_at: string | null;
             /** Queued Series */
             queued_series: number;
+            /**
+             * Retrying Series
+             * @description Queued series whose last check failed: retried with backoff
+             */
+            retrying_series: number;
         };
         /** ErrorOut */
         ErrorOut: {
@@ -903,6 +955,14 @@ export interface components {
             links?: [
                 string[],
                 string[]
+            ] | null;
+            /**
+             * Moved
+             * @description New data moved a change a maintainer had triaged, which keeps its triage and figures: its relative change as last reported, and as the detector finds it now (null: not shown by the data)
+             */
+            moved?: [
+                number | null,
+                number | null
             ] | null;
             /** Note */
             note?: [
@@ -1522,11 +1582,20 @@ export interface components {
          * @description Any of status, note, links; what is not sent stays as it is.
          */
         RegressionTriage: {
-            /** Links */
+            /**
+             * Links
+             * @description null clears them, as [] does
+             */
             links?: string[] | null;
-            /** Note */
+            /**
+             * Note
+             * @description null clears it
+             */
             note?: string | null;
-            /** Status */
+            /**
+             * Status
+             * @description null is refused (422): a change always has a status
+             */
             status?: ("untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid") | null;
         };
         /** ResultOut */
@@ -1877,6 +1946,8 @@ export interface components {
              * @description Analysis starts at a change marked expected
              */
             baseline_reset: boolean;
+            /** @description Set while the worker's checks of the series fail */
+            check_failure?: components["schemas"]["CheckFailure"] | null;
             /** @description A step detection cannot judge yet (readiness not_enough_history) */
             possible_step: components["schemas"]["PossibleStep"] | null;
             /**
@@ -3638,6 +3709,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SeriesDetection"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    retry_series_detection_api_v1_series__series_id__detection_retry_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Not Found */

@@ -87,6 +87,16 @@ describe("describeChanges", () => {
     ]);
   });
 
+  it("says new data moved a triaged change, which stays as triaged", () => {
+    expect(describeChanges({ moved: [0.3, 0.45] })).toEqual([
+      "new data moved it: +30.0 % → +45.0 %; kept as triaged",
+    ]);
+    expect(describeChanges({ moved: [0.3, null] })).toEqual(["new data no longer shows it; kept as triaged"]);
+    expect(describeChanges({ moved: [null, -0.2] })).toEqual([
+      "new data moved it: not shown → −20.0 %; kept as triaged",
+    ]);
+  });
+
   it("lists links", () => {
     expect(describeChanges({ links: [[], ["https://a.example"]] })).toEqual([
       "links: (none) → https://a.example",

@@ -94,11 +94,20 @@ function show(value: unknown): string {
 /** An event's changes as the client reads them: the client widens each [before, after] to an array. */
 type AuditChanges = Pick<RegressionEvent["changes"], "detected"> & {
   retracted?: readonly boolean[] | null;
+  moved?: readonly (number | null)[] | null;
 } & Readonly<Record<string, unknown>>;
+
+/** A triaged change that new data moved (`EventChanges.moved`): the change itself is left as triaged. */
+function describeMove([was, now]: readonly (number | null)[]): string {
+  if (now === null || now === undefined) return "new data no longer shows it; kept as triaged";
+  const from = was === null || was === undefined ? "not shown" : signedPercent(was);
+  return `new data moved it: ${from} → ${signedPercent(now)}; kept as triaged`;
+}
 
 /**
  * One line per change of an audit-trail event (`EventChanges`: only what the event changed):
- * "status: untriaged → acknowledged", "detected +30.0 %, confidence 99 %".
+ * "status: untriaged → acknowledged", "detected +30.0 %, confidence 99 %",
+ * "new data moved it: +30.0 % → +45.0 %; kept as triaged".
  */
 export function describeChanges(changes: AuditChanges): string[] {
   return Object.entries(changes).map(([field, change]) => {
@@ -106,6 +115,7 @@ export function describeChanges(changes: AuditChanges): string[] {
       const { relative_change, confidence } = changes.detected;
       return `detected ${signedPercent(relative_change)}, confidence ${formatConfidence(confidence)}`;
     }
+    if (field === "moved" && changes.moved) return describeMove(changes.moved);
     if (field === "retracted" && changes.retracted?.[1] === true)
       return "retracted: later runs no longer show it";
     if (Array.isArray(change) && change.length === 2)
