@@ -51,7 +51,8 @@ def poisoned_worker(poison: int) -> None:
     def killing(session: Session, series_ids: Sequence[int]) -> Generator[History, None, None]:
         if poison in series_ids:
             os.kill(os.getpid(), signal.SIGKILL)
-        return read_histories(session, series_ids)
+        histories: Generator[History, None, None] = read_histories(session, series_ids)
+        return histories
 
     settings = get_settings()
     url = resolve_database_url(settings)

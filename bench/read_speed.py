@@ -42,9 +42,9 @@ import random
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -329,6 +329,40 @@ def result_ddl(conn: Connection) -> tuple[list[tuple[str, str]], list[tuple[str,
     return [(str(n), str(d)) for n, d in constraints], [(str(n), str(d)) for n, d in indexes]
 
 
+def load_results(
+    conn: Connection, months: Iterable[tuple[date, Iterable[tuple[Any, ...]]]]
+) -> None:
+    """Bulk-load practice, in the caller's transaction, then commit: `result`'s secondary
+    indexes and FKs dropped, each month's rows COPYed straight into its partition (not
+    through the parent's routing), the indexes built and the FKs checked once with the
+    definitions the migrations created, and the totals uploads keep counted."""
+    constraints, indexes = result_ddl(conn)
+    for name, _ in constraints:
+        conn.execute(f'ALTER TABLE result DROP CONSTRAINT "{name}"')
+    for name, _ in indexes:
+        conn.execute(f'DROP INDEX "{name}"')
+    for month, rows in months:
+        print(f"  {month:%Y-%m}", end="", flush=True)
+        replace(RESULT_COPY, table=partition_name(month)).write(conn, rows)
+    print("\nbuilding indexes and constraints of result", flush=True)
+    for _, definition in indexes:
+        # pg_indexes shows a partitioned index as created ON ONLY the parent: build it
+        # on every partition.
+        conn.execute(definition.replace(" ON ONLY ", " ON ", 1))
+    for name, definition in reversed(constraints):
+        conn.execute(f'ALTER TABLE result ADD CONSTRAINT "{name}" {definition}')
+    print("counting the totals uploads keep (recount_totals)", flush=True)
+    conn.execute("SELECT recount_totals()")
+    conn.commit()
+
+
+def analyse(service: BenchService) -> None:
+    """VACUUM (ANALYZE) after a load: visibility maps for index-only scans, statistics."""
+    with service.connect(autocommit=True) as conn:
+        print("VACUUM (ANALYZE)", flush=True)
+        conn.execute("VACUUM (ANALYZE)")
+
+
 def generate(service: BenchService, shape: Shape, seed: int) -> None:
     """Fill an empty database in one transaction: an interrupted run leaves it empty.
 
@@ -352,31 +386,10 @@ def generate(service: BenchService, shape: Shape, seed: int) -> None:
         for spec in specs:
             entry = (spec, ids[spec.fingerprint()], unit_info(spec.unit).factor)
             by_suite[shape.suites.index(spec.suite)].append(entry)
-        # Bulk-load practice: build the secondary indexes and check the FKs once, after
-        # the COPY, with the definitions the migrations created (same transaction).
-        constraints, indexes = result_ddl(conn)
-        for name, _ in constraints:
-            conn.execute(f'ALTER TABLE result DROP CONSTRAINT "{name}"')
-        for name, _ in indexes:
-            conn.execute(f'DROP INDEX "{name}"')
         print(f"COPY {len(runs) * SERIES_PER_SUITE:,} results", flush=True)
-        for month, in_month in itertools.groupby(runs, key=lambda run: month_of(run.started_at)):
-            print(f"  {month:%Y-%m}", end="", flush=True)
-            layout = replace(RESULT_COPY, table=partition_name(month))
-            layout.write(conn, result_rows(list(in_month), by_suite, rng))
-        print("\nbuilding indexes and constraints of result", flush=True)
-        for _, definition in indexes:
-            # pg_indexes shows a partitioned index as created ON ONLY the parent: build it
-            # on every partition.
-            conn.execute(definition.replace(" ON ONLY ", " ON ", 1))
-        for name, definition in reversed(constraints):
-            conn.execute(f'ALTER TABLE result ADD CONSTRAINT "{name}" {definition}')
-        print("counting the totals uploads keep (recount_totals)", flush=True)
-        conn.execute("SELECT recount_totals()")
-        conn.commit()
-    with service.connect(autocommit=True) as conn:
-        print("VACUUM (ANALYZE)", flush=True)
-        conn.execute("VACUUM (ANALYZE)")
+        by_month = itertools.groupby(runs, key=lambda run: month_of(run.started_at))
+        load_results(conn, ((m, result_rows(list(r), by_suite, rng)) for m, r in by_month))
+    analyse(service)
     print(f"generated in {time.perf_counter() - started:.0f} s", flush=True)
 
 

@@ -51,17 +51,18 @@ from read_speed import (
     Connection,
     Endpoint,
     Figures,
+    analyse,
     load_average,
+    load_results,
     missed_targets,
-    result_ddl,
     timed_get,
 )
 from read_speed import measure as measure_warm
 from sqlalchemy import create_engine
 
-from benchboard.partitions import create_months, month_of, months_between, partition_name
+from benchboard.partitions import create_months, month_of, months_between
 from benchboard.runs.resolve import SERIES_COPY
-from benchboard.runs.store import RESULT_COPY, RUN_COPY
+from benchboard.runs.store import RUN_COPY
 from benchboard_ingest.vocabulary import unit_info
 
 SUITES = tuple(f"wide-{index:02d}" for index in range(10))
@@ -246,26 +247,10 @@ def generate(service: BenchService, seed: int) -> None:
                 for run in runs
             ),
         )
-        constraints, indexes = result_ddl(conn)
-        for name, _ in constraints:
-            conn.execute(f'ALTER TABLE result DROP CONSTRAINT "{name}"')
-        for name, _ in indexes:
-            conn.execute(f'DROP INDEX "{name}"')
         print(f"COPY {sum(len(by_placement[r.suite, r.machine]) for r in runs):,} results")
-        for month, in_month in itertools.groupby(runs, key=lambda run: month_of(run.started_at)):
-            layout = replace(RESULT_COPY, table=partition_name(month))
-            layout.write(conn, _result_rows(list(in_month), by_placement))
-        print("building indexes and constraints of result", flush=True)
-        for _, definition in indexes:
-            conn.execute(definition.replace(" ON ONLY ", " ON ", 1))
-        for name, definition in reversed(constraints):
-            conn.execute(f'ALTER TABLE result ADD CONSTRAINT "{name}" {definition}')
-        print("counting the totals uploads keep (recount_totals)", flush=True)
-        conn.execute("SELECT recount_totals()")
-        conn.commit()
-    with service.connect(autocommit=True) as conn:
-        print("VACUUM (ANALYZE)", flush=True)
-        conn.execute("VACUUM (ANALYZE)")
+        by_month = itertools.groupby(runs, key=lambda run: month_of(run.started_at))
+        load_results(conn, ((m, _result_rows(list(r), by_placement)) for m, r in by_month))
+    analyse(service)
     print(f"generated in {time.perf_counter() - started:.0f} s", flush=True)
 
 
