@@ -60,6 +60,7 @@ from read_speed import (
 from read_speed import measure as measure_warm
 from sqlalchemy import create_engine
 
+from benchboard.pagination import PAGE_DEFAULT
 from benchboard.partitions import create_months, month_of, months_between
 from benchboard.runs.resolve import SERIES_COPY
 from benchboard.runs.store import RUN_COPY
@@ -307,7 +308,7 @@ def endpoints(requests: int, rng: random.Random) -> list[Endpoint]:
             paths("/api/v1/facets", [f"suite={s}" for s in suites]),
         ),
         Endpoint(
-            "series list, first page (any filter, default limit 1,000)",
+            f"series list, first page (any filter, default limit {PAGE_DEFAULT})",
             LIST_TARGET_MS,
             paths("/api/v1/series", series_filters),
         ),

@@ -20,6 +20,11 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from benchboard.bounds import stored_int
 from benchboard.errors import FieldError, ValidationFailed
 
+# A list's first page when the client names no `limit`: one screenful, and small enough
+# that its cost does not grow with the data (issue 25 measured 1,000 series a page at
+# 58 ms p95 against 100 at a fraction of it).
+PAGE_DEFAULT = 100
+
 _FROM_JSON: dict[type, Callable[[Any], Any]] = {
     datetime: lambda value: datetime.fromisoformat(str(value)),
     uuid.UUID: lambda value: uuid.UUID(str(value)),

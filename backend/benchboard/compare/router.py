@@ -14,6 +14,7 @@ from benchboard.compare.schemas import (
 )
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
+from benchboard.pagination import PAGE_DEFAULT
 from benchboard.series.filters import SeriesFilterDep
 
 router = APIRouter(prefix="/api/v1", tags=["compare"], dependencies=[ReadAccess])
@@ -25,7 +26,7 @@ def compare_modes(
     series_filter: SeriesFilterDep,
     limit: Annotated[
         int, Query(ge=1, le=MODE_PAGE_MAX, description="sync series a page pairs")
-    ] = 100,
+    ] = PAGE_DEFAULT,
     cursor: str | None = None,
 ) -> Response:
     """Sync/async pairs of series that differ only in mode (and variant unless filtered),

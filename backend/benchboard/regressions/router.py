@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Query
 from benchboard.bounds import BoundedJsonRoute, Id64
 from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
+from benchboard.pagination import PAGE_DEFAULT
 from benchboard.regressions import context, deliveries, series_state, service
 from benchboard.regressions.schemas import (
     RegressionContext,
@@ -53,7 +54,7 @@ def regression_filter(
 def list_regressions(
     session: SessionDep,
     regression_filter: Annotated[RegressionFilter, Depends(regression_filter)],
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    limit: Annotated[int, Query(ge=1, le=500)] = PAGE_DEFAULT,
     cursor: str | None = None,
 ) -> RegressionPage:
     """Detected changes, newest first; an empty first page says whether the matching
@@ -119,7 +120,7 @@ def list_webhook_deliveries(
     failing: Annotated[
         bool, Query(description="only those not delivered after an attempt")
     ] = False,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    limit: Annotated[int, Query(ge=1, le=500)] = PAGE_DEFAULT,
 ) -> WebhookDeliveryPage:
     """The webhook outbox, newest first: every delivery's attempts, status and error."""
     return deliveries.list_deliveries(session, failing_only=failing, limit=limit)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from benchboard.collector import collector_paused
 from benchboard.deps import AdminToken, ReadAccess, SessionDep, SettingsDep, UploadToken
 from benchboard.errors import ErrorOut
+from benchboard.pagination import PAGE_DEFAULT
 from benchboard.query_params import key_values
 from benchboard.runs import batch, deletion, queries, store
 from benchboard.runs.body import parse_upload, read_body, require_json
@@ -125,7 +126,7 @@ def _parse_and_store_batch(session: Session, body: bytes, token: Principal) -> l
 def list_runs(
     session: SessionDep,
     run_filter: Annotated[RunFilter, Depends(run_filter)],
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    limit: Annotated[int, Query(ge=1, le=500)] = PAGE_DEFAULT,
     cursor: str | None = None,
 ) -> RunPage:
     """Runs of every branch, newest first, filtered by suite, branch, hardware, time and

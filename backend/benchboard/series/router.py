@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Response
 from benchboard.bounds import Id64
 from benchboard.deps import ReadAccess, SessionDep
 from benchboard.errors import ErrorOut
+from benchboard.pagination import PAGE_DEFAULT
 from benchboard.series import history, service
 from benchboard.series.filters import SeriesFilterDep
 from benchboard.series.schemas import SERIES_PAGE_MAX, Facets, SeriesHistory, SeriesPage
@@ -25,7 +26,7 @@ def get_facets(session: SessionDep, series_filter: SeriesFilterDep) -> Facets:
 def list_series(
     session: SessionDep,
     series_filter: SeriesFilterDep,
-    limit: Annotated[int, Query(ge=1, le=SERIES_PAGE_MAX)] = 1000,
+    limit: Annotated[int, Query(ge=1, le=SERIES_PAGE_MAX)] = PAGE_DEFAULT,
     cursor: str | None = None,
 ) -> Response:
     """Series matching the filters, each with its identity and latest value."""

@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, event
 
+from benchboard.pagination import PAGE_DEFAULT
 from benchboard.series.schemas import SeriesHistory
 from tests.builders import result, run
 from tests.seeded import (  # noqa: F401  (seeded is a fixture)
@@ -24,7 +25,6 @@ def get(client: TestClient, path: str, **params: Any) -> Any:
     return response.json()
 
 
-@pytest.mark.usefixtures("seeded")
 @pytest.mark.usefixtures("seeded")
 def test_facets_count_under_the_other_filters(client: TestClient) -> None:
     facets = get(client, "/api/v1/facets", language="dart", mode="async")["dimensions"]
@@ -85,6 +85,14 @@ def test_series_pages_with_a_cursor(client: TestClient) -> None:
     ids = [item["id"] for item in all_pages(client, "/api/v1/series", limit=50)]
     assert len(ids) == len(set(ids)) == demo_series_count()
     assert ids == sorted(ids)
+
+
+@pytest.mark.usefixtures("seeded")
+def test_series_list_without_a_limit_is_one_default_page(client: TestClient) -> None:
+    assert demo_series_count() > PAGE_DEFAULT
+    page = get(client, "/api/v1/series")
+    assert len(page["items"]) == PAGE_DEFAULT
+    assert page["next_cursor"] is not None
 
 
 def all_pages(client: TestClient, path: str, **params: Any) -> list[dict[str, Any]]:
