@@ -28,28 +28,43 @@ same read is its version query alone. A study's page read 67 times a second buil
 and 985 times a second answered 304 (bench/README.md, read_load.py); a kept answer costs about a 304
 plus its compression. Any write moves the version, and old entries age out.
 
+**Kept answers skip the queue.** A reader's GET with no token, whose answer is kept
+under the current version, is served before admission control (ServeKept): it needs no
+turn, no worker thread and no pooled connection of its own. Its version still comes from
+a query that starts after it arrived, so it is never older than a write the reader saw
+commit; concurrent requests share that query (VersionClock), one at a time per process.
+So a crowd on a published study is served from memory while the database's turns go to
+the reads that need them (bench/README.md, read_load.py).
+
 **Private answers.** A read that needs a token (BENCHBOARD_PUBLIC_READ=false; private
 suites later) is `private, no-store` and gets no ETag: no shared cache may keep it.
 """
 
+import asyncio
 import hashlib
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import text
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from benchboard.config import Settings
 
 # Readers see an upload within 5 s; a cache may answer from its copy for 30 s more while
 # it revalidates in the background (a 304 when nothing changed).
 PUBLIC = "public, max-age=5, stale-while-revalidate=30"
 PRIVATE = "private, no-store"
 _POLICY_KEY = "benchboard.cache"  # in the ASGI scope: the ReadPolicy of this request
+_KEPT_KEY = "benchboard.kept"  # in the ASGI scope: answered from the ReadCache
 
 
 @dataclass
@@ -66,6 +81,7 @@ class Kept:
 
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    route: object  # the route that answered, for the request metrics of a kept answer
 
 
 class KeptAnswer(Exception):
@@ -83,6 +99,7 @@ class ReadCache:
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[str, bytes], Kept] = OrderedDict()
+        self._versions_by_url: Counter[bytes] = Counter()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -93,16 +110,26 @@ class ReadCache:
                 self._entries.move_to_end(key)
             return kept
 
+    def keeps(self, url: bytes) -> bool:
+        """Whether some version's answer of `url` is kept: worth asking the version."""
+        with self._lock:
+            return url in self._versions_by_url
+
     def put(self, key: tuple[str, bytes], answer: Kept) -> None:
         if len(answer.body) > self.max_bytes // 8:  # one answer must not flush the rest
             return
         with self._lock:
             replaced = self._entries.pop(key, None)
+            if replaced is None:
+                self._versions_by_url[key[1]] += 1
             self._bytes += len(answer.body) - (len(replaced.body) if replaced else 0)
             self._entries[key] = answer
             while self._bytes > self.max_bytes:
-                _, dropped = self._entries.popitem(last=False)
+                (_, url), dropped = self._entries.popitem(last=False)
                 self._bytes -= len(dropped.body)
+                self._versions_by_url[url] -= 1
+                if not self._versions_by_url[url]:
+                    del self._versions_by_url[url]
 
 
 def _url(scope: Scope) -> bytes:
@@ -128,6 +155,10 @@ def _code_version() -> bytes:
 def data_version(session: Session) -> str:
     """The committed data's version, as a quoted strong entity tag."""
     snapshot = session.scalar(text("SELECT pg_current_snapshot()::text"))
+    return _version_tag(snapshot)
+
+
+def _version_tag(snapshot: object) -> str:
     digest = hashlib.blake2b(_code_version() + str(snapshot).encode(), digest_size=12)
     return f'"{digest.hexdigest()}"'
 
@@ -165,13 +196,20 @@ def _held_version(if_none_match: str, current: str) -> str | None:
 
 def _not_modified(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, NotModified)
-    headers = {"ETag": exc.etag, "Cache-Control": exc.cache_control, "Vary": "Accept-Encoding"}
+    return _not_modified_response(exc.etag, exc.cache_control)
+
+
+def _not_modified_response(etag: str, cache_control: str) -> Response:
+    headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": "Accept-Encoding"}
     return Response(status_code=304, headers=headers)
 
 
 def _kept_answer(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, KeptAnswer)
-    kept = exc.kept
+    return _kept_response(exc.kept)
+
+
+def _kept_response(kept: Kept) -> Response:
     response = Response(kept.body)
     response.raw_headers = [*kept.headers, (b"content-length", str(len(kept.body)).encode())]
     return response
@@ -187,7 +225,7 @@ class KeepReads:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         policy = scope.get(_POLICY_KEY)
-        if not isinstance(policy, ReadPolicy):
+        if not isinstance(policy, ReadPolicy) or _carries_token(scope):
             await self.app(scope, receive, send)
             return
         headers: list[tuple[bytes, bytes]] | None = None
@@ -199,12 +237,93 @@ class KeepReads:
                 headers = [(k, v) for k, v in message["headers"] if k != b"content-length"]
             elif message["type"] == "http.response.body" and headers is not None:
                 chunks.append(message.get("body", b""))
-                if not message.get("more_body") and policy.etag:
-                    kept = Kept(headers, b"".join(chunks))
+                if not message.get("more_body") and policy.etag and not scope.get(_KEPT_KEY):
+                    kept = Kept(headers, b"".join(chunks), scope.get("route"))
                     self.cache.put((policy.etag, _url(scope)), kept)
             await send(message)
 
         await self.app(scope, receive, keep)
+
+
+def _carries_token(scope: Scope) -> bool:
+    """A request with credentials: its answer may differ from a reader's without them."""
+    return any(name == b"authorization" for name, _ in scope.get("headers", ()))
+
+
+class VersionClock:
+    """The data's version for requests of this process, one query at a time.
+
+    A request waits for a query that starts after it arrived (never one already running,
+    which may predate a write its client saw commit); every request arriving meanwhile
+    shares the next one. Called from the event loop only."""
+
+    def __init__(self, read: Callable[[], str]) -> None:
+        self._read = read
+        self._running = False
+        self._next: asyncio.Future[str] | None = None
+
+    async def current(self) -> str:
+        answer = self._next
+        if answer is None:
+            answer = self._next = asyncio.get_running_loop().create_future()
+            if not self._running:
+                self._start()
+        return await asyncio.shield(answer)
+
+    def _start(self) -> None:
+        answer, self._next = self._next, None
+        assert answer is not None
+        self._running = True
+        asyncio.get_running_loop().create_task(self._query(answer))
+
+    async def _query(self, answer: asyncio.Future[str]) -> None:
+        try:
+            answer.set_result(await run_in_threadpool(self._read))
+        except Exception as error:  # every waiter gets it (ServeKept falls back on the route)
+            answer.set_exception(error)
+        finally:
+            self._running = False
+            if self._next is not None:
+                self._start()
+
+
+class ServeKept:
+    """ASGI middleware, outside admission control: answers a token-less public GET whose
+    answer is kept under the current version (or a 304), without taking a turn."""
+
+    def __init__(
+        self, app: ASGIApp, *, cache: ReadCache, clock: VersionClock, settings: Settings
+    ) -> None:
+        self.app = app
+        self.cache = cache
+        self.clock = clock
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        policy = scope.get(_POLICY_KEY)
+        if (
+            not isinstance(policy, ReadPolicy)
+            or not self.settings.public_read
+            or _carries_token(scope)
+            or not self.cache.keeps(_url(scope))
+        ):
+            await self.app(scope, receive, send)
+            return
+        try:
+            version = await self.clock.current()
+        except SQLAlchemyError:
+            await self.app(scope, receive, send)
+            return
+        kept = self.cache.get((version, _url(scope)))
+        if kept is None:
+            await self.app(scope, receive, send)
+            return
+        scope["route"] = kept.route
+        scope[_KEPT_KEY] = True
+        policy.cache_control, policy.etag = PUBLIC, version
+        held = _held_version(Request(scope).headers.get("if-none-match", ""), version)
+        answer = _not_modified_response(held, PUBLIC) if held else _kept_response(kept)
+        await answer(scope, receive, send)
 
 
 class CacheHeaders:
@@ -234,11 +353,22 @@ class CacheHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def keep_reads(app: FastAPI, *, cache_bytes: int) -> None:
-    """Keep public reads' answers (none with 0 bytes); call before adding compression."""
-    app.state.read_cache = ReadCache(cache_bytes) if cache_bytes else None
-    if app.state.read_cache:
-        app.add_middleware(KeepReads, cache=app.state.read_cache)
+def serve_kept(app: FastAPI, cache: ReadCache) -> None:
+    """Answer kept reads ahead of admission control: add it just outside Admission."""
+
+    def read_version() -> str:
+        state = app.state
+        factory: sessionmaker[Session] = state.read_session_factory or state.session_factory
+        with factory() as session:
+            return data_version(session)
+
+    clock = VersionClock(read_version)
+    app.add_middleware(ServeKept, cache=cache, clock=clock, settings=app.state.settings)
+
+
+def keep_reads(app: FastAPI, cache: ReadCache) -> None:
+    """Keep public reads' answers; add it just inside the compression."""
+    app.add_middleware(KeepReads, cache=cache)
 
 
 def install_caching(app: FastAPI) -> None:

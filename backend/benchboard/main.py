@@ -11,7 +11,7 @@ from starlette_compress import CompressMiddleware
 from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
-from benchboard.caching import install_caching, keep_reads
+from benchboard.caching import ReadCache, install_caching, keep_reads, serve_kept
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
 from benchboard.database_server import read_database_url, resolve_database_url
@@ -57,6 +57,10 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     app.add_middleware(
         Admission, limit=settings.request_concurrency, wait_s=settings.request_wait_s
     )
+    read_cache = ReadCache(settings.read_cache_mb * 2**20) if settings.read_cache_mb else None
+    app.state.read_cache = read_cache
+    if read_cache:
+        serve_kept(app, read_cache)  # outside admission: a kept answer needs no turn
     app.add_middleware(RequestMetrics)
     # Histories of thousands of points are JSON of hundreds of KB; built files come
     # precompressed (delivery.py) and pass through untouched. Each coding at its fastest
@@ -64,7 +68,8 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
     # 93 KB, Brotli 1 in 1.0 ms to 102 KB, gzip 1 in 2.6 ms to 120 KB, where gzip 5 took
     # 5.4 ms for 106 KB (bench/README.md). Zstandard first: Chrome, Edge and Firefox ask
     # for it, Safari for Brotli; gzip is left to scripts.
-    keep_reads(app, cache_bytes=settings.read_cache_mb * 2**20)  # inside the compression
+    if read_cache:
+        keep_reads(app, read_cache)  # inside the compression
     app.add_middleware(
         CompressMiddleware, minimum_size=1024, zstd_level=1, brotli_quality=1, gzip_level=1
     )

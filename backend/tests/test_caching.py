@@ -1,7 +1,9 @@
 """Public reads carry a strong ETag and Cache-Control, and answer 304 while the data has
 not changed (caching.py)."""
 
+import asyncio
 import re
+import threading
 import uuid
 from typing import Any
 
@@ -12,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import sessionmaker
 
-from benchboard.caching import PRIVATE, PUBLIC
+from benchboard.caching import PRIVATE, PUBLIC, Kept, ReadCache, VersionClock
 from benchboard.config import Settings
 from benchboard.main import create_app
 from tests.builders import run
@@ -204,3 +206,39 @@ def test_writes_health_and_errors_carry_no_cache_headers(
     for answer in (stored, missing, health):
         assert "ETag" not in answer.headers
         assert "Cache-Control" not in answer.headers
+
+
+def test_the_version_clock_shares_a_query_but_never_one_that_started_before_the_request() -> None:
+    started: list[int] = []
+    running, release = threading.Event(), threading.Event()
+
+    def read() -> str:
+        started.append(len(started))
+        running.set()
+        release.wait(5)
+        return f"v{len(started)}"
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        clock = VersionClock(read)
+        first = [asyncio.create_task(clock.current())]
+        await asyncio.to_thread(running.wait, 5)
+        # These arrive while the first query runs: they share the next one, not it.
+        later = [asyncio.create_task(clock.current()) for _ in range(3)]
+        release.set()
+        return list(await asyncio.gather(*first)), list(await asyncio.gather(*later))
+
+    first, later = asyncio.run(scenario())
+    assert first == ["v1"]
+    assert later == ["v2"] * 3
+    assert started == [0, 1]
+
+
+def test_the_read_cache_forgets_a_url_once_its_last_answer_is_dropped() -> None:
+    cache = ReadCache(max_bytes=800)
+    cache.put(('"a"', b"/one?"), Kept([], b"x" * 100, None))
+    cache.put(('"b"', b"/one?"), Kept([], b"x" * 100, None))
+    assert cache.keeps(b"/one?")
+    for index in range(8):
+        cache.put(('"c"', f"/other{index}?".encode()), Kept([], b"x" * 100, None))
+    assert not cache.keeps(b"/one?")
+    assert cache.get(('"a"', b"/one?")) is None
