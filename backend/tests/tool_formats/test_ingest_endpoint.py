@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import REPO_ROOT
 from benchboard.models import Run
+from benchboard_ingest import run as run_module
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 
@@ -92,18 +93,20 @@ def test_repeat_with_same_run_id_is_200(client: TestClient, auth: dict[str, str]
 
 
 def test_a_retry_without_run_id_answers_200_with_the_run_its_first_try_stored(
-    client: TestClient, auth: dict[str, str], session: Session
+    client: TestClient, auth: dict[str, str], session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No id and no date: the id is derived from the request, and the date the first try
-    stored (its time) stays."""
+    stored (its time) stays, though the retry comes a second later."""
+    clock = iter(f"2026-11-28T10:00:{second:02d}+00:00" for second in range(60))
+    monkeypatch.setattr(run_module, "now_rfc3339", lambda: next(clock))
     fixture = FIXTURES / "fio" / "fio_posixaio_randread.json"
     first = ingest(client, "fio", fixture, auth, tag=["ci=github"])
     assert first.status_code == 201, first.text
-    stored_at = client.get(first.json()["url"]).json()["started_at"]
     again = ingest(client, "fio", fixture, auth, tag=["ci=github"])
     assert again.status_code == 200, again.text
     assert again.json() == first.json()
-    assert client.get(again.json()["url"]).json()["started_at"] == stored_at
+    stored = client.get(again.json()["url"]).json()
+    assert stored["started_at"] == "2026-11-28T10:00:00Z"
     assert session.scalar(select(func.count()).select_from(Run)) == 1
     # Anything else in the request is another run: the query, the format, the body.
     other_query = ingest(client, "fio", fixture, auth, tag=["ci=gitlab"])
