@@ -261,9 +261,10 @@ def test_a_run_killed_between_a_drop_and_its_recount_is_recounted_by_the_next(
 def _waiting(engine: Engine) -> int | None:
     """The backend of a recount waiting for a lock, if one is."""
     with engine.connect() as db:
-        return db.scalar(
+        pid: int | None = db.scalar(
             text(
                 "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
                 " AND query LIKE '%recount_totals%' AND datname = current_database()"
             )
         )
+        return pid
