@@ -67,7 +67,14 @@ async def ingest_tool_output(
         Direction | None,
         Query(description="which way is better where the input does not say (gab-custom)"),
     ] = None,
-    run_id: uuid.UUID | None = None,
+    run_id: Annotated[
+        uuid.UUID | None,
+        Query(
+            description="the run's id; default the run document's own `id`, else one derived"
+            " from the request (format, query, body): sent again, the request answers 200 with"
+            " the run it stored"
+        ),
+    ] = None,
     started_at: datetime | None = None,
     name: str | None = None,
     source_url: str | None = None,
