@@ -8,8 +8,9 @@ starting a new one whenever it dies. The worker is `benchboard worker` with one 
 (this script's `--worker-poisoned-by SERIES_ID` mode): whenever a batch it reads holds
 the poison series, the process kills itself with SIGKILL, as a segfault or the OOM
 killer would. Prints when every other series was checked, how often the worker died, and
-how the poison shows after `--seconds` (its queue row, health's counts, its History
-page's detection text). Default settings: 5 s lease doubling, 5 attempts, batches of 1,000.
+how the poison shows after `--seconds`: its queue row, then through `benchboard serve`
+its health counts, its /metrics gauges and its History page's detection state. Default
+settings: 5 s lease doubling, 5 attempts, batches of 1,000.
 """
 
 import argparse
@@ -21,8 +22,10 @@ import time
 from collections.abc import Generator, Sequence
 from datetime import UTC, datetime, timedelta
 from random import Random
+from typing import Any
 from unittest import mock
 
+import httpx
 import psycopg
 from common import BenchService, exit_cleanly_on_sigterm, machine_summary
 from seeding import seed
@@ -34,10 +37,9 @@ from benchboard.database_server import resolve_database_url
 from benchboard.db import make_engine
 from benchboard.models import Series
 from benchboard.pipeline import runner
-from benchboard.pipeline.queue import enqueue_series, queue_status
+from benchboard.pipeline.queue import enqueue_series
 from benchboard.pipeline.worker import run_worker
 from benchboard.regressions.histories import History, read_histories
-from benchboard.regressions.series_state import get_series_detection
 
 _POISON_ROW = text(
     "SELECT attempts, failed_at IS NOT NULL AS failing, last_error"
@@ -92,10 +94,9 @@ def main() -> None:
     started = time.monotonic()
     deaths, others_done, marked = supervise(service, poison, started, args.seconds)
     with Session(engine) as session:
-        status = queue_status(session)
         row = session.execute(_POISON_ROW, {"poison": poison}).one_or_none()
-        shown = get_series_detection(session, poison).text
     engine.dispose()
+    health, gauges, detection = shown_over_http(service, poison)
     print()
     print(f"Poisoned series - {machine_summary()}, {args.series:,} series x {args.runs} runs,")
     print(f"one worker at a time (restarted when it dies), poison = series {poison}")
@@ -104,16 +105,35 @@ def main() -> None:
     print(f"poison marked failing after:      {fmt(marked)}")
     print(f"worker deaths (SIGKILL by the poison's check): {deaths}")
     print(f"queue row of the poison: {row}")
-    print(
-        f"health: queued_series={status.queued_series} retrying_series={status.retrying_series}"
-        f" failing_series={status.failing_series} oldest_age_s={status.oldest_age_s}"
-    )
-    print(f"History page (detection text): {shown}")
+    print(f"GET /api/v1/health: detection {health}")
+    print("GET /metrics:")
+    for line in gauges:
+        print(f"  {line}")
+    print(f"GET /api/v1/series/{poison}/detection (its History page):")
+    print(f"  check_failure: {detection['check_failure']}")
+    print(f"  text: {detection['text']}")
     print()
     print("commands run:")
     print("  flock /work/bench.lock .venv/bin/python bench/poison.py")
     for command in service.commands:
         print(f"  {command}")
+
+
+def shown_over_http(
+    service: BenchService, poison: int
+) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """How the poison shows to people and monitoring: `benchboard serve` started on the
+    database as left, its health, its /metrics queue gauges and the series' detection
+    state (what its History page shows)."""
+    service.start()
+    try:
+        health = httpx.get(f"{service.base_url}/api/v1/health").json()["detection"]
+        metrics = httpx.get(f"{service.base_url}/metrics").text.splitlines()
+        detection = httpx.get(f"{service.base_url}/api/v1/series/{poison}/detection").json()
+    finally:
+        service.stop()
+    gauges = [line for line in metrics if line.startswith("benchboard_detection_queue_")]
+    return health, gauges, detection
 
 
 def supervise(

@@ -144,6 +144,8 @@ def retention(settings: Settings, args: argparse.Namespace) -> None:
             dry_run=args.dry_run,
         )
     verb = "would remove" if report.dry_run else "removed"
+    if report.recovered:
+        print("recounted the totals an interrupted retention run left stale")
     print(f"runs started before {report.cutoff.isoformat(timespec='seconds')}:")
     for name, results in report.partitions_dropped:
         print(f"  dropped partition {name} ({results:,} results)")

@@ -492,6 +492,17 @@ class WebhookDelivery(Base):
     gave_up_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class StaleTotals(Base):
+    """Totals a removal made stale that no recount has rebuilt yet: retention writes its
+    row with each partition it drops and each batch of runs it deletes, and deletes it
+    with its recount. A row left behind is a crashed run's; the next run recounts first."""
+
+    __tablename__ = "stale_totals"
+
+    cause: Mapped[str] = mapped_column(Text, primary_key=True)
+    since: Mapped[datetime] = _created_at()
+
+
 class RunDeletion(Base):
     """The audit log of deleted runs: who (the token, or `cli:` and the system user), when,
     which run, how many results, and the upload as it was sent, so it can be sent again."""

@@ -8,6 +8,12 @@ reads never wait long. Kept whatever their age: runs a study finding pins, runs 
 triaged regression (any status but `untriaged`), runs a maintainer's note is pinned to.
 Totals (runs/totals.py) are recounted at the end.
 
+A crash between a removal and that recount (the DROPs and batches commit one by one) would
+leave totals and history snapshots stale, and a rerun with nothing left to remove would
+never recount them. So each removal's transaction marks the totals stale (a `stale_totals`
+row), the recount's transaction clears the mark, and every run starts by recounting what
+a mark says an interrupted run left.
+
 Dropping a partition takes an ACCESS EXCLUSIVE lock on `result` for the moment of the
 DROP. Waiting for it (behind a long read or upload) would queue every later upload and
 read of `result` behind retention, so the DROP waits at most DROP_LOCK_TIMEOUT, is tried
@@ -26,12 +32,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 import psycopg
-from sqlalchemy import Connection, Engine, bindparam, text
+from sqlalchemy import Connection, Engine, bindparam, delete, text
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from benchboard.findings.service import pinned_run_ids
+from benchboard.models import StaleTotals
 from benchboard.partitions import monthly_partitions, next_month
 from benchboard.runs.totals import recount_totals
 
@@ -51,6 +59,10 @@ _ON_BRANCHES = (
 )
 # Runs retention removes: older than the cutoff, on the branches asked for, not kept.
 _REMOVABLE = f"started_at < :cutoff AND {_ON_BRANCHES} AND NOT {_KEPT}"
+_STALE = pg_insert(StaleTotals).values(cause="retention").on_conflict_do_nothing()
+_RECOUNTED = (
+    delete(StaleTotals).where(StaleTotals.cause == "retention").returning(StaleTotals.cause)
+)
 
 
 @dataclass
@@ -62,6 +74,7 @@ class RetentionReport:
     runs_removed: int = 0
     results_removed: int = 0
     runs_kept: int = 0  # older than the cutoff but pinned, triaged or annotated
+    recovered: bool = False  # recounted first what an interrupted run left stale
 
 
 def parse_age(age: str) -> tuple[int, int]:
@@ -103,13 +116,22 @@ def apply_retention(
             report.runs_removed = _count(connection, _REMOVABLE, params)
             report.results_removed = _results_of_removable(connection, params)
             return report
+    report.recovered = _recount_if_stale(engine)
     if not other_branches_only:
         _drop_whole_months(engine, params, report)
     _remove_in_batches(engine, params, report)
-    if report.runs_removed:
-        with engine.begin() as connection:
-            recount_totals(connection)
+    _recount_if_stale(engine)
     return report
+
+
+def _recount_if_stale(engine: Engine) -> bool:
+    """Recount the totals if a removal marked them stale, clearing the mark in the same
+    transaction; whether it did."""
+    with engine.begin() as connection:
+        stale = connection.execute(_RECOUNTED).first() is not None
+        if stale:
+            recount_totals(connection)
+    return stale
 
 
 def _count(connection: Connection, condition: str, params: dict[str, object]) -> int:
@@ -142,6 +164,7 @@ def _drop_whole_months(engine: Engine, params: dict[str, object], report: Retent
             if not _drop_partition(connection, name):
                 report.partitions_busy.append(name)
                 continue  # its runs go in batches
+            connection.execute(_STALE)
             report.partitions_dropped.append((name, results))
             report.results_removed += results
         report.runs_removed += _delete_runs(engine, f"{in_month} AND ({_REMOVABLE})", bounds)[0]
@@ -190,5 +213,6 @@ def _delete_runs(engine: Engine, condition: str, params: dict[str, object]) -> t
             if not ids:
                 return runs, results
             batch = {"ids": ids, "cutoff": params["cutoff"]}
+            connection.execute(_STALE)
             results += connection.execute(delete_results, batch).rowcount
             runs += connection.execute(delete_runs, batch).rowcount

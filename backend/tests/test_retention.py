@@ -22,7 +22,7 @@ from benchboard.retention import apply_retention, cutoff_for
 from benchboard.runs.body import parse_upload
 from benchboard.runs.store import store_run
 from tests.builders import result, run
-from tests.processes import service_env
+from tests.processes import service_env, wait_for
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -215,3 +215,56 @@ def test_cli_reports_a_dry_run_then_drops_the_old_months(retention_engine: Engin
     wrong = _cli(engine, "--older-than", "two years")
     assert wrong.returncode != 0
     assert "--older-than: 'two years' is not an age like 2y" in wrong.stderr
+
+
+def test_a_run_killed_between_a_drop_and_its_recount_is_recounted_by_the_next(
+    retention_engine: Engine,
+) -> None:
+    """The retention process is killed while its recount waits for a lock this test holds
+    on `series`: its DROP and deletes are committed, its totals are not. The next run has
+    nothing left to remove and recounts first."""
+    engine = retention_engine
+    gone = {_store(engine, f"2023-03-0{day}T00:00:00Z") for day in (1, 2)}
+    kept = _store(engine, "2026-01-01T00:00:00Z")
+    with engine.begin() as db:
+        maintain_partitions(db, today=NOW.date())
+    with engine.connect() as blocker:
+        blocker.execute(text("LOCK TABLE series IN EXCLUSIVE MODE"))  # reads go on, no UPDATE
+        killed = subprocess.Popen(
+            [sys.executable, "-m", "benchboard.cli", "retention", "--older-than", "2y"],
+            env=service_env(engine),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            recounting = wait_for("the recount waiting for its lock", lambda: _waiting(engine))
+        finally:
+            killed.kill()
+            killed.wait()
+        with engine.connect() as admin:  # the crash took its connection too
+            admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": recounting})
+        blocker.rollback()
+    crashed = _history(engine)
+    assert crashed["runs"] == {kept}
+    assert "result_p202303" not in crashed["partitions"]
+    assert (crashed["results"], crashed["series_results"], crashed["run_count"]) == (2, 6, 3)
+
+    rerun = apply_retention(engine, older_than="2y", other_branches_only=False)
+    after = _history(engine)
+    assert (after["results"], after["series_results"], after["run_count"]) == (2, 2, 1)
+    assert (rerun.recovered, rerun.runs_removed, rerun.partitions_dropped) == (True, 0, [])
+    assert not gone & after["runs"]
+    again = apply_retention(engine, older_than="2y", other_branches_only=False)
+    assert not again.recovered  # nothing was left stale
+
+
+def _waiting(engine: Engine) -> int | None:
+    """The backend of a recount waiting for a lock, if one is."""
+    with engine.connect() as db:
+        pid: int | None = db.scalar(
+            text(
+                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND query LIKE '%recount_totals%' AND datname = current_database()"
+            )
+        )
+        return pid

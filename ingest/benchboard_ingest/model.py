@@ -106,6 +106,7 @@ class SourceRun:
 
     `key` is the source's identity of the run (gab: suite, commit and date; asv: machine,
     commit and environment), from which the import derives a deterministic run id.
+    `run_id` is the id the record gives its run itself (a whole contract run document).
     `group` is the source's own suite name where it has several (gab's `entries` keys).
     """
 
@@ -120,6 +121,7 @@ class SourceRun:
     hardware: dict[str, str | int | float] | None = None
     environment: dict[str, str] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
+    run_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -57,16 +57,21 @@ def build_run(results: list[dict[str, Any]], options: RunOptions) -> dict[str, A
 
 
 def with_record(options: RunOptions, record: SourceRun | None) -> RunOptions:
-    """`options` with what another tracker's record says of its run filling what they
-    leave open: its date, git fields, machine fields and environment entries. The
-    options' own values win (the caller's flags or query)."""
+    """`options` with what a record says of its run (another tracker's, or a whole contract
+    run document) filling what they leave open: its id, date, name, source, git fields,
+    machine fields, tags and environment entries. The options' own values win, field by
+    field (the caller's flags or query)."""
     if record is None:
         return options
     return replace(
         options,
         hardware={**fitted_hardware(record.hardware or {}), **options.hardware},
         git={**record.git, **options.git},
+        run_id=options.run_id or record.run_id,
+        name=options.name or record.name,
         started_at=options.started_at or record.started_at or None,
+        source_url=options.source_url or record.source_url,
+        tags={**fitted_map(record.tags), **options.tags},
         environment={**fitted_map(record.environment), **options.environment},
     )
 

@@ -46,6 +46,25 @@ def test_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> No
     assert "/nonexistent/wrk.txt" in err
 
 
+def test_a_run_document_keeps_its_metadata_and_flags_win_field_by_field(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    document = FIXTURES / "contract/004-fio-sync-vs-async.json"
+    own = json.loads(document.read_text())
+    _, out, _ = run_cli(capsys, "upload", str(document), "--suite", "s", "--dry-run")
+    kept = json.loads(out)
+    for key in ("id", "started_at", "hardware", "name", "tags", "environment"):
+        assert kept[key] == own[key], key
+    flags = ["--name", "mine", "--tag", "seed_file=mine", "--cpu", "epyc", "--commit", "abc"]
+    _, out, _ = run_cli(capsys, "upload", str(document), "--suite", "s", "--dry-run", *flags)
+    flagged = json.loads(out)
+    assert (flagged["id"], flagged["started_at"]) == (own["id"], own["started_at"])
+    assert flagged["name"] == "mine"
+    assert flagged["tags"] == {**own["tags"], "seed_file": "mine"}
+    assert flagged["hardware"] == {**own["hardware"], "cpu": "epyc"}
+    assert flagged["git"]["commit"] == "abc"
+
+
 def test_dry_run_prints_one_run_with_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     run_id = str(uuid.uuid4())
     code, out, err = run_cli(

@@ -1,5 +1,5 @@
 """The worker's webhook thread: sends what the outbox (webhooks.py) has due, a round at a
-time, until the worker stops."""
+time, until the worker stops; a stop ends the round after the POST in hand."""
 
 import logging
 import threading
@@ -34,7 +34,8 @@ def start_deliveries(
 
 
 def join_deliveries(thread: threading.Thread | None) -> None:
-    """Wait for the round in flight (a round's posts time out after TIMEOUT_S)."""
+    """Wait for the POST in hand (each phase of it times out after TIMEOUT_S) and its
+    outcome's commit."""
     if thread is not None:
         thread.join(timeout=TIMEOUT_S + 1)
 
@@ -49,7 +50,9 @@ def _deliver(
     with httpx.Client(timeout=TIMEOUT_S) as client:
         while not stopping.is_set():
             try:
-                report = deliver_due(session_factory, client, url=url, retry_first=retry_first)
+                report = deliver_due(
+                    session_factory, client, url=url, retry_first=retry_first, stopping=stopping
+                )
             except Exception:
                 logger.exception("webhook delivery round failed")
                 report = None

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.bounds import SLUG_PATTERN
 from benchboard.deps import SessionDep, SettingsDep, UploadToken
-from benchboard.errors import ErrorOut
+from benchboard.errors import Conflict, ErrorOut
 from benchboard.query_params import key_values
 from benchboard.runs import store
 from benchboard.runs.body import read_body
@@ -67,7 +67,14 @@ async def ingest_tool_output(
         Direction | None,
         Query(description="which way is better where the input does not say (gab-custom)"),
     ] = None,
-    run_id: uuid.UUID | None = None,
+    run_id: Annotated[
+        uuid.UUID | None,
+        Query(
+            description="the run's id; default the run document's own `id`, else one derived"
+            " from the request (format, query, body): sent again, the request answers 200 with"
+            " the run it stored"
+        ),
+    ] = None,
     started_at: datetime | None = None,
     name: str | None = None,
     source_url: str | None = None,
@@ -111,5 +118,12 @@ def _parse_and_store(
     session: Session, body: bytes, tool_format: str | None, given: RunFromTool, token: Principal
 ) -> tuple[StoredRun, list[SkippedItem]]:
     run = tool_output_as_run(body, tool_format, given)
-    stored = store.store_run(session, run.upload, raw_body=run.body, uploader=token)
+    try:
+        stored = store.store_run(session, run.upload, raw_body=run.body, uploader=token)
+    except Conflict:
+        if run.derived_id is None:
+            raise
+        # The same request stored its run before: a retry. Their bodies differ only where
+        # the run's date defaults to the time it was sent.
+        stored = store.repeated_run(session, run.derived_id)
     return stored, run.skipped

@@ -5,9 +5,16 @@ storage), so `curl --data-binary @fio.json …/api/v1/ingest/fio?…` and
 `benchboard-ingest upload fio.json …` give the same result. Another tracker's record of one
 run (asv, Conbench, LNT) gives the run its date, commit, machine and environment where the
 query does not.
+
+A run sent without an id (in the query or the run document) gets one derived from the
+request: the same format, query and body give the same id, so a retried request finds the
+run its first try stored and answers it (200) instead of storing a second one.
 """
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+import uuid
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from benchboard import exact_json
@@ -37,14 +44,29 @@ class RunFromTool:
     git: dict[str, str] = field(default_factory=dict)
 
 
+# The namespace of derived run ids (UUIDv5). Fixed for good: another one would give a
+# request retried across an upgrade a new id, and its run would be stored twice.
+DERIVED_RUN_IDS = uuid.UUID("5d0b1c7e-8f43-4a29-9e61-2c3b7a14d0f8")
+
+
 @dataclass(frozen=True)
 class RunFromOutput:
-    """The validated run, the contract JSON it was built as (stored as its upload), and
-    what the output held that became no result."""
+    """The validated run, the contract JSON it was built as (stored as its upload), what
+    the output held that became no result, and its id when derived from the request
+    (None: the request named it)."""
 
     upload: RunUpload
     body: bytes
     skipped: list[SkippedItem]
+    derived_id: uuid.UUID | None
+
+
+def derived_run_id(raw: bytes, tool_format: str | None, given: RunFromTool) -> uuid.UUID:
+    """The id of a run whose request names none: a UUIDv5 of the format, everything the
+    query says and the body's SHA-256."""
+    request = json.dumps([tool_format, asdict(given)], sort_keys=True)
+    digest = hashlib.sha256(raw).hexdigest()
+    return uuid.uuid5(DERIVED_RUN_IDS, f"{request}\n{digest}")
 
 
 def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) -> RunFromOutput:
@@ -83,10 +105,13 @@ def tool_output_as_run(raw: bytes, tool_format: str | None, given: RunFromTool) 
     )
     options = with_record(options, parsed.record)
     _require_hardware(options.hardware)
+    derived_id = None if options.run_id else derived_run_id(raw, tool_format, given)
+    if derived_id is not None:
+        options = replace(options, run_id=str(derived_id))
     run: dict[str, Any] = build_run(results, options)
     body = exact_json.dumps(run)
     skipped = [SkippedItem(item=s.item, reason=s.reason) for s in parsed.skipped]
-    return RunFromOutput(parse_upload(body), body, skipped)
+    return RunFromOutput(parse_upload(body), body, skipped, derived_id)
 
 
 def _require_hardware(hardware: dict[str, Any]) -> None:

@@ -4,7 +4,9 @@ worker started after the one that failed."""
 import json
 import re
 import threading
-from collections.abc import Iterator
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -13,30 +15,42 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select, text, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from benchboard.models import Regression, Series, WebhookDelivery
 from benchboard.pipeline.webhooks import deliver_due
-from tests.history_builder import STEPPED, upload_history
+from benchboard.pipeline.worker import Worker
+from tests.history_builder import STEPPED, TEST_WORKER_ID, upload_history
 from tests.pipeline.conftest import Committing
 from tests.processes import free_port, processes, service_env, wait_for
 
 
 class Receiver:
-    """A webhook endpoint on 127.0.0.1 answering the given statuses in turn, then 204."""
+    """A webhook endpoint on 127.0.0.1 answering the given statuses in turn, then 204.
+    Before it answers, it calls `on_post` with the body, then waits `delay_s`."""
 
-    def __init__(self, port: int = 0, statuses: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        port: int = 0,
+        statuses: tuple[int, ...] = (),
+        on_post: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.bodies: list[dict[str, Any]] = []
         self.statuses = list(statuses)
+        self.delay_s = 0.0
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers["Content-Length"]))
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 status = receiver.statuses.pop(0) if receiver.statuses else 204
+                if on_post is not None:
+                    on_post(body)
+                time.sleep(receiver.delay_s)
                 if status < 300:
-                    receiver.bodies.append(json.loads(body))
+                    receiver.bodies.append(body)
                 self.send_response(status)
                 self.end_headers()
 
@@ -71,7 +85,9 @@ def _deliveries(client: TestClient, token: str) -> list[dict[str, Any]]:
 def _send_due(client: TestClient, url: str) -> None:
     factory = client.app.state.session_factory  # type: ignore[attr-defined]
     with httpx.Client() as http:
-        deliver_due(factory, http, url=url, retry_first=timedelta(minutes=5))
+        deliver_due(
+            factory, http, url=url, retry_first=timedelta(minutes=5), stopping=threading.Event()
+        )
 
 
 def _attempts(client: TestClient, outcome: str) -> float:
@@ -113,6 +129,7 @@ def test_a_failed_delivery_is_retried_and_every_attempt_shows(
         2,
         204,
     )
+    assert delivered["last_error"] is None  # the failure before no longer counts
     (body,) = receiver.bodies
     assert body["event"] == "regression.detected"
     assert body["regression"]["id"] == delivered["regression_id"]
@@ -183,3 +200,100 @@ def test_a_delivery_that_failed_is_sent_by_the_next_worker_after_a_crash(
     assert delivery.attempts >= 2
     (body,) = receiver.bodies
     assert body["regression"]["id"] == delivery.regression_id
+
+
+def _stepped(committing: Committing, benchmarks: list[str]) -> None:
+    """A step in each benchmark, committed: a regression, and its delivery, each once the
+    series are checked."""
+    for day, value in enumerate(STEPPED):
+        committing.upload(committing.run_body(day, value, benchmarks))
+
+
+def _ours(engine: Engine, suite: str, bodies: list[dict[str, Any]]) -> list[int]:
+    """The regression ids of the bodies that announce the suite's changes (other tests'
+    deliveries may be due too)."""
+    ids = {d.regression_id for d in _suite_deliveries(engine, suite)}
+    return [body["regression"]["id"] for body in bodies if body["regression"]["id"] in ids]
+
+
+def test_each_delivery_is_committed_before_the_next_post_and_no_post_holds_a_lock(
+    committing: Committing, engine: Engine
+) -> None:
+    """While the receiver holds a POST, another connection sees what the round sent
+    before as delivered, and can lock every delivery row at once (NOWAIT)."""
+    _stepped(committing, ["first", "second", "third"])
+    seen: list[tuple[int, int, str]] = []  # (regression, delivered before it, lock)
+
+    def probe(body: dict[str, Any]) -> None:
+        deliveries = _suite_deliveries(engine, committing.suite)
+        if body["regression"]["id"] not in {d.regression_id for d in deliveries}:
+            return
+        lock = "free"
+        with engine.connect() as other, other.begin():
+            try:
+                other.execute(
+                    text("SELECT id FROM webhook_delivery WHERE id = ANY(:ids) FOR UPDATE NOWAIT"),
+                    {"ids": [d.id for d in deliveries]},
+                )
+            except OperationalError:
+                lock = "held"
+        delivered = sum(d.delivered_at is not None for d in deliveries)
+        seen.append((body["regression"]["id"], delivered, lock))
+
+    receiver = Receiver(on_post=probe)
+    state = committing.client.app.state  # type: ignore[attr-defined]
+    hooked = state.settings.model_copy(update={"webhook_url": receiver.url})
+    Worker(hooked, state.session_factory, worker_id=TEST_WORKER_ID).drain()
+    try:
+        with httpx.Client() as http:
+            report = deliver_due(
+                state.session_factory,
+                http,
+                url=receiver.url,
+                retry_first=timedelta(minutes=5),
+                stopping=threading.Event(),
+            )
+    finally:
+        receiver.close()
+    assert report.delivered >= 3
+    assert [(delivered, lock) for _, delivered, lock in seen] == [
+        (0, "free"),
+        (1, "free"),
+        (2, "free"),
+    ]
+    deliveries = _suite_deliveries(engine, committing.suite)
+    assert all(d.delivered_at and d.last_error is None for d in deliveries)
+    assert sorted(r for r, _, _ in seen) == sorted(d.regression_id for d in deliveries)
+
+
+def test_a_stop_mid_round_sends_nothing_twice(
+    committing: Committing, engine: Engine, tmp_path: Path
+) -> None:
+    """A worker stopped while a slow receiver holds its first POST, then a new worker:
+    each regression is announced once. (A round in one transaction outlasted the 6 s a
+    stop waits for it; rolled back, it was sent again whole.)"""
+    _stepped(committing, ["one", "two", "three", "four"])
+    receiver = Receiver()
+    receiver.delay_s = 3.0  # four POSTs: 12 s, twice what a stop waits for the thread
+    env = service_env(engine, webhook_url=receiver.url)
+    try:
+        with processes(tmp_path) as start:
+            stopped = start(["worker"], env)
+            wait_for("a first POST", lambda: _ours(engine, committing.suite, receiver.bodies))
+            assert stopped.stop() == 0
+            sent = _ours(engine, committing.suite, receiver.bodies)
+            delivered = [d for d in _suite_deliveries(engine, committing.suite) if d.delivered_at]
+            assert sorted(sent) == sorted(d.regression_id for d in delivered)
+            assert len(sent) < 4  # stopped mid-round
+            receiver.delay_s = 0.0
+            after = start(["worker"], env)
+            wait_for(
+                "every delivery",
+                lambda: all(d.delivered_at for d in _suite_deliveries(engine, committing.suite)),
+            )
+            assert after.stop() == 0
+    finally:
+        receiver.close()
+    announced = Counter(_ours(engine, committing.suite, receiver.bodies))
+    assert len(announced) == 4
+    assert set(announced.values()) == {1}

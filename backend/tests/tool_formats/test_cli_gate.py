@@ -3,6 +3,7 @@ comparison with main and fails the build (exit 6) on a regression."""
 
 import json
 import random
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,41 @@ def test_in_github_actions_branch_and_commit_come_from_its_variables_and_the_sum
         f"{live.url}/api/v1/runs", params={"suite": SUITE, "branch": "pr-branch"}
     ).json()["items"]
     assert [r["commit"] for r in runs] == ["0123456789abcdef0123456789abcdef01234567"]
+
+
+def test_a_whole_run_document_is_gated_as_the_run_it_describes(
+    live: LiveService, tmp_path: Path, rng: random.Random
+) -> None:
+    """A CI that writes its own run document: its id, date, machine, git, name, tags and
+    environment are the run's (flags still win field by field), so the gate compares it
+    with main on its own machine."""
+    publish_main(live, tmp_path, rng)
+    slower = json.loads(
+        results_file(tmp_path, "doc", {**LEVELS_US, "write-cache": 50.0}, rng).read_text()
+    )
+    document = {
+        "id": str(uuid.uuid4()),
+        "suite": SUITE,
+        "name": "nightly 7",
+        "started_at": "2026-11-07T10:00:00+00:00",
+        "hardware": {"name": MACHINE, "cores": 8},
+        "git": {"branch": "feature-doc", "commit": "d0c0ffee"},
+        "tags": {"ci": "own", "pipeline": "7"},
+        "environment": {"go": "1.22"},
+        "results": slower,
+    }
+    file = tmp_path / "run.json"
+    file.write_text(json.dumps(document))
+    common = ["--suite", SUITE, "--url", live.url, "--token", live.token, "--quiet"]
+    gate = ["--baseline-branch", "main", "--fail-on", "regression>5%"]
+    code = ingest_cli(["upload", str(file), *common, *gate, "--tag", "ci=flag", "--cpu", "m7"])
+    assert code == 6  # write-cache 25 % slower than main on the same machine
+    run = httpx.get(f"{live.url}/api/v1/runs/{document['id']}/upload").json()
+    assert (run["name"], run["started_at"]) == ("nightly 7", "2026-11-07T10:00:00+00:00")
+    assert run["hardware"] == {"name": MACHINE, "cores": 8, "cpu": "m7"}
+    assert run["git"] == document["git"]
+    assert run["tags"] == {"ci": "flag", "pipeline": "7"}
+    assert run["environment"] == {"go": "1.22"}
 
 
 def test_the_suite_command_sets_the_default_branch(

@@ -1,5 +1,6 @@
 """POST /api/v1/ingest/{format}: raw tool output parsed by the ingest package's parsers."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import REPO_ROOT
 from benchboard.models import Run
+from benchboard_ingest import run as run_module
 
 FIXTURES = REPO_ROOT / "ingest" / "tests" / "fixtures"
 
@@ -88,6 +90,49 @@ def test_repeat_with_same_run_id_is_200(client: TestClient, auth: dict[str, str]
     fixture = FIXTURES / "fio" / "fio_posixaio_randread.json"
     assert ingest(client, "fio", fixture, auth, **fixed).status_code == 201
     assert ingest(client, "fio", fixture, auth, **fixed).status_code == 200
+
+
+def test_a_retry_without_run_id_answers_200_with_the_run_its_first_try_stored(
+    client: TestClient, auth: dict[str, str], session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No id and no date: the id is derived from the request, and the date the first try
+    stored (its time) stays, though the retry comes a second later."""
+    clock = iter(f"2026-11-28T10:00:{second:02d}+00:00" for second in range(60))
+    monkeypatch.setattr(run_module, "now_rfc3339", lambda: next(clock))
+    fixture = FIXTURES / "fio" / "fio_posixaio_randread.json"
+    first = ingest(client, "fio", fixture, auth, tag=["ci=github"])
+    assert first.status_code == 201, first.text
+    again = ingest(client, "fio", fixture, auth, tag=["ci=github"])
+    assert again.status_code == 200, again.text
+    assert again.json() == first.json()
+    stored = client.get(again.json()["url"]).json()
+    assert stored["started_at"] == "2026-11-28T10:00:00Z"
+    assert session.scalar(select(func.count()).select_from(Run)) == 1
+    # Anything else in the request is another run: the query, the format, the body.
+    other_query = ingest(client, "fio", fixture, auth, tag=["ci=gitlab"])
+    detected = ingest(client, "auto", fixture, auth, tag=["ci=github"])
+    other_body = ingest(client, "fio", FIXTURES / "fio" / "fio_sync_randread.json", auth)
+    assert [r.status_code for r in (other_query, detected, other_body)] == [201] * 3
+    assert len({r.json()["id"] for r in (first, other_query, detected, other_body)}) == 4
+
+
+def test_a_run_document_keeps_its_own_id_and_metadata(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    fixture = FIXTURES / "contract" / "004-fio-sync-vs-async.json"
+    document = json.loads(fixture.read_text())
+    response = ingest(client, "contract", fixture, auth, hardware=None, tag=["seed_file=ours"])
+    assert response.status_code == 201, response.text
+    assert response.json()["id"] == document["id"]
+    run = client.get(f"{response.json()['url']}/upload").json()  # as stored
+    assert (run["name"], run["started_at"]) == (document["name"], document["started_at"])
+    assert run["hardware"] == document["hardware"]
+    assert run["environment"] == document["environment"]
+    assert run["tags"] == {**document["tags"], "seed_file": "ours"}  # the query wins
+    assert (
+        ingest(client, "contract", fixture, auth, hardware=None, tag=["seed_file=ours"]).status_code
+        == 200
+    )
 
 
 def test_language_is_required_when_the_tool_does_not_say(

@@ -2881,6 +2881,7 @@ export interface operations {
                 unit?: ("ns" | "us" | "µs" | "μs" | "ms" | "s" | "ops/s" | "req/s" | "B/s" | "KiB/s" | "MiB/s" | "GiB/s" | "KB/s" | "MB/s" | "GB/s" | "B" | "KiB" | "MiB" | "GiB" | "count" | "percent") | null;
                 /** @description which way is better where the input does not say (gab-custom) */
                 direction?: ("lower" | "higher") | null;
+                /** @description the run's id; default the run document's own `id`, else one derived from the request (format, query, body): sent again, the request answers 200 with the run it stored */
                 run_id?: string | null;
                 started_at?: string | null;
                 name?: string | null;

@@ -1,18 +1,59 @@
-"""Benchboard's own contract v1 JSON: an array of results, or a whole run with `results`."""
+"""Benchboard's own contract v1 JSON: an array of results, or a whole run with `results`,
+whose own metadata (id, date, machine, git, name, tags, environment) is its record."""
 
 from __future__ import annotations
 
 from ..jsonutil import JsonNode, load_json
-from ..model import STAT_KEYS, ParamValue, ParseContext, Result, Stats, set_stat
+from ..model import (
+    STAT_KEYS,
+    ParamValue,
+    ParseContext,
+    ParsedFile,
+    Result,
+    SourceRun,
+    Stats,
+    set_stat,
+)
 from ..vocabulary import DIRECTIONS, UNITS, Direction, normalize_unit
 
 _OPTIONAL_TEXT = ("implementation", "mode", "variant")
 
 
-def parse(raw: str, *, context: ParseContext) -> list[Result]:
+def parse(raw: str, *, context: ParseContext) -> ParsedFile:
     document = load_json(raw, context.source)
-    entries = document.key("results") if isinstance(document.value, dict) else document
-    return [_result(entry, context) for entry in entries.as_list()]
+    if not isinstance(document.value, dict):
+        return ParsedFile([_result(entry, context) for entry in document.as_list()])
+    results = [_result(entry, context) for entry in document.key("results").as_list()]
+    return ParsedFile(results, record=_record(document, results))
+
+
+def _record(document: JsonNode, results: list[Result]) -> SourceRun:
+    """The run document's own metadata. Its values are checked where the whole run is
+    (the service validates the upload); here only their JSON types."""
+    run_id = _optional_text(document, "id")
+    hardware = document.get("hardware")
+    return SourceRun(
+        key=(run_id or "",),
+        run_id=run_id,
+        started_at=_optional_text(document, "started_at") or "",
+        results=results,
+        name=_optional_text(document, "name"),
+        source_url=_optional_text(document, "source_url"),
+        git=_text_map(document, "git"),
+        hardware=None if hardware is None else {k: _param(v) for k, v in hardware.items()},
+        environment=_text_map(document, "environment"),
+        tags=_text_map(document, "tags"),
+    )
+
+
+def _optional_text(document: JsonNode, key: str) -> str | None:
+    node = document.get(key)
+    return None if node is None else node.as_str()
+
+
+def _text_map(document: JsonNode, key: str) -> dict[str, str]:
+    node = document.get(key)
+    return {} if node is None else {k: v.as_str() for k, v in node.items()}
 
 
 def _result(entry: JsonNode, context: ParseContext) -> Result:
