@@ -54,7 +54,7 @@ def _figures(client: httpx.Client) -> dict[str, Callable[[int], str]]:
         "finding chart.png": lambda i: (
             f"/api/v1/findings/{finding['id']}/chart.png?width={800 + i}"
         ),
-        # The badge and card take no size: a new theme, then the service's kept answer.
+        # The badge and card take no size: one drawn answer (the first), then kept ones.
         "badge.svg": lambda i: f"/api/v1/series/{longest}/badge.svg",
         "card.png (1200×630)": lambda i: f"/api/v1/suites/{study}/card.png",
     }
@@ -65,10 +65,11 @@ def measure(base_url: str, requests: int) -> None:
     with httpx.Client(base_url=base_url, timeout=30) as client:
         for name, url in _figures(client).items():
             load = f"{os.getloadavg()[0]:.2f}"
-            _timed(client, url(-1))  # the worker's first figure loads matplotlib's fonts
-            drawn = [_timed(client, url(i)) for i in range(requests)]
-            if url(0) == url(1):
-                drawn = drawn[:1]  # one URL: only its first answer was drawn
+            if url(0) == url(1):  # one URL: its first answer is the one drawn
+                drawn = [_timed(client, url(0))]
+            else:
+                _timed(client, url(-1))  # the worker's first figure loads matplotlib's fonts
+                drawn = [_timed(client, url(i)) for i in range(requests)]
             kept = [_timed(client, url(0)) for _ in range(requests)]
             etag = client.get(url(0)).headers["etag"]
             not_modified = [

@@ -30,9 +30,9 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from typing import Any, Literal
 
 import matplotlib as mpl
