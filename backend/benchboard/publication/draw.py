@@ -59,6 +59,7 @@ _RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "path",
     "svg.hashsalt": "benchboard",  # ids from a fixed salt: the same data, the same bytes
     "font.family": "DejaVu Sans",
+    "text.parse_math": False,  # a "$" in a name is a dollar, not TeX (bad TeX raised)
     "font.size": 10,
     "axes.spines.top": False,
     "axes.spines.right": False,

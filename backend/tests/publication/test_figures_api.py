@@ -86,6 +86,12 @@ def test_history_svg_has_one_mark_per_run_its_unit_changes_and_notes(
     assert root.get("height") == "400px"
 
 
+def test_names_are_drawn_as_written_not_as_tex(client: TestClient, auth: dict[str, str]) -> None:
+    upload_history(client, auth, NOISY_LEVEL[:3], benchmark="cost $x^{$ of _y")
+    root = svg_of(client, f"/api/v1/series/{series_id(client)}/chart.svg")
+    assert "cost $x^{$ of _y" in words(by_id(root, "caption"))
+
+
 def test_since_and_until_draw_only_their_window(client: TestClient, auth: dict[str, str]) -> None:
     upload_history(client, auth, STEPPED)
     sid = series_id(client)
