@@ -148,19 +148,8 @@ def finding_figure(finding: FindingOut) -> BarsFigure:
         caption=f"{finding.suite} · {identity_words(_identity(finding.numerator, finding))}"
         f" · machine {finding.numerator.hardware} · {notes}",
         value_label=f"{finding.numerator.metric} ({finding.numerator.unit})",
-        bars=[_bar(side.label, _side_value(side), finding.numerator.unit) for side in sides],
+        bars=[_bar(side.label, side, finding.numerator.unit) for side in sides],
         colours_by_bar=True,
-    )
-
-
-def _side_value(side: FindingSide) -> SeriesValue:
-    return SeriesValue(
-        run_id=side.run_id,
-        started_at=datetime.min,
-        value=side.value,
-        unit=side.unit,
-        value_base=side.value_base,
-        stats=side.stats,
     )
 
 
@@ -179,7 +168,7 @@ def _identity(side: FindingSide, finding: FindingOut) -> ResultIdentity:
     )
 
 
-def _bar(label: str, value: SeriesValue, unit: str) -> Bar:
+def _bar(label: str, value: SeriesValue | FindingSide, unit: str) -> Bar:
     """A result's value and its reported min-max range in `unit` (one axis for results
     measured in different units of one kind; stats are in the result's own unit)."""
     to_shown = (value.value_base / value.value if value.value else 1.0) / unit_info(unit).factor
@@ -204,7 +193,7 @@ def leaderboard_figure(session: Session, series_filter: SeriesFilter) -> BarsFig
         service.list_series(session, series_filter, limit=BOARD_BARS * 10, cursor=None)
     )
     measured = [s for s in page.items if s.latest is not None]
-    if len({s.base_unit for s in measured}) > 1:
+    if len({(s.metric, s.base_unit, s.direction) for s in measured}) > 1:
         raise _one_metric_needed()
     measured.sort(
         key=lambda s: s.latest.value_base if s.latest else 0.0,
@@ -231,7 +220,7 @@ def leaderboard_figure(session: Session, series_filter: SeriesFilter) -> BarsFig
 
 def _one_metric_needed() -> Exception:
     return validation_failed(
-        "a leaderboard draws one metric: these series measure different kinds of unit",
+        "a leaderboard draws one metric: these series measure several",
         [FieldError(path="metric", message="name one metric")],
     )
 
@@ -245,7 +234,8 @@ def modes_figure(session: Session, series_filter: SeriesFilter) -> BarsFigure:
     page = ModeComparison.model_validate_json(
         modes.compare_modes(session, series_filter, limit=BOARD_BARS, cursor=None)
     )
-    pairs = [pair for pair in page.items if pair.async_over_sync is not None]
+    # A ratio of 0 or below (a value of 0, a negative metric) has no place on a log axis.
+    pairs = [pair for pair in page.items if (pair.async_over_sync or 0) > 0]
     suites = sorted({pair.suite for pair in pairs})
     return BarsFigure(
         title=f"async / sync: {', '.join(suites)}" if suites else "async / sync: no pairs match",

@@ -199,6 +199,9 @@ def test_a_leaderboard_chart_has_a_bar_per_series_best_first(client: TestClient)
     lengths = [_bar_extent(root, f"bar-{i}")[1] for i in range(len(series))]
     higher_is_better = series[0]["direction"] == "higher"
     assert lengths == sorted(lengths, reverse=higher_is_better)
+    several = client.get("/api/v1/leaderboard/chart.svg", params={"suite": "go-vs-dart-rest"})
+    assert several.status_code == 422
+    assert [f["path"] for f in several.json()["fields"]] == ["metric"]
 
 
 @pytest.mark.usefixtures("seeded")
