@@ -28,11 +28,11 @@ import io
 import math
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 import matplotlib as mpl
@@ -54,6 +54,9 @@ IMAGE_FORMATS: tuple[ImageFormat, ...] = ("svg", "png")
 MEDIA_TYPES: dict[ImageFormat, str] = {"svg": "image/svg+xml", "png": "image/png"}
 
 _LOCK = threading.Lock()
+# Figures are frozen values, so each drawing is kept by what it shows: a write anywhere
+# moves every ETag (caching.py), and a figure whose data did not change is not drawn again.
+_KEPT_FIGURES = 256  # ~50 KB each
 _DPI = 100  # a figure of w/100 × h/100 inches at 100 dpi is w × h pixels
 _RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "path",
@@ -130,9 +133,9 @@ class HistoryFigure:
     title: str
     caption: str
     value_label: str  # the axis' words with the unit: "time_per_op (µs)"
-    times: Sequence[datetime]
-    values: Sequence[float]
-    markers: Sequence[Marker] = ()
+    times: tuple[datetime, ...]
+    values: tuple[float, ...]
+    markers: tuple[Marker, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,11 +153,10 @@ class BarsFigure:
     title: str
     caption: str
     value_label: str
-    bars: Sequence[Bar]
+    bars: tuple[Bar, ...]
     reference: float | None = None  # a ratio's 1: where neither side wins
     log_scale: bool = False
     colours_by_bar: bool = False  # a finding's two sides each in their colour
-    notes: Sequence[str] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,7 @@ _BADGE_HEIGHT = 20
 _BADGE_FONT = 11  # pixels, as shields draws its text
 
 
+@lru_cache(maxsize=_KEPT_FIGURES)
 def draw_badge(badge: Badge) -> bytes:
     """An SVG of two boxes, each as wide as its text (DejaVu Sans' own metrics) plus 10 px."""
     label, value = _clip(badge.label, 40), _clip(badge.value, 60)
@@ -228,6 +231,7 @@ def _text_pixels(text: str) -> int:
     return math.ceil(width * _DPI / 72)
 
 
+@lru_cache(maxsize=_KEPT_FIGURES)
 def draw_history(figure: HistoryFigure, frame: Frame) -> bytes:
     with _figure(frame) as (fig, palette):
         ax = fig.add_axes(_plot_area(frame, left=72))
@@ -236,6 +240,7 @@ def draw_history(figure: HistoryFigure, frame: Frame) -> bytes:
         return _render(fig, frame)
 
 
+@lru_cache(maxsize=_KEPT_FIGURES)
 def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
     with _figure(frame) as (fig, palette):
         ax = fig.add_axes(_plot_area(frame, left=_label_room(figure, frame)))
@@ -244,6 +249,7 @@ def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
         return _render(fig, frame)
 
 
+@lru_cache(maxsize=_KEPT_FIGURES)
 def draw_card(card: CardFigure, frame: Frame) -> bytes:
     """1200 × 630 by default: the title large, the sentence, the chart below them."""
     with _figure(frame) as (fig, palette):
@@ -323,13 +329,14 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
             color=colours[marker.kind],
             gid=f"{gid}-label",
         )
-    locator = AutoDateLocator()  # type: ignore[no-untyped-call]
+    # Six dates at most: each tick is five artists to lay out and draw, most of a figure's time.
+    locator = AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     ax.yaxis.label.set_gid("value-axis")
     ax.set_ylabel(figure.value_label)
-    # Five levels read well at any size; each tick is a few artists to lay out and draw.
-    ax.yaxis.set_major_locator(MaxNLocator(nbins=5))
+    # Four levels read well at any size; each tick is a few artists to lay out and draw.
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     if not figure.values:
         ax.text(
             0.5,
@@ -391,7 +398,7 @@ def _draw_bars_axes(ax: Axes, figure: BarsFigure, palette: Palette) -> None:
 
 def _style_axes(ax: Axes, palette: Palette) -> None:
     ax.set_facecolor(palette.background)
-    ax.grid(True, color=palette.grid, linewidth=0.6)
+    ax.grid(True, axis="y", color=palette.grid, linewidth=0.6)  # levels; times need none
     ax.set_axisbelow(True)
     ax.tick_params(colors=palette.text, labelsize=9)
     for spine in ax.spines.values():

@@ -67,9 +67,9 @@ def history_figure(
             else ""
         ),
         value_label=f"{series.metric} ({series.unit})",
-        times=[point.started_at for point in found.points],
-        values=[point.value for point in found.points],
-        markers=[*_changes(session, series_id, shown), *_notes(session, series_id, shown)],
+        times=tuple(point.started_at for point in found.points),
+        values=tuple(point.value for point in found.points),
+        markers=(*_changes(session, series_id, shown), *_notes(session, series_id, shown)),
     )
 
 
@@ -148,7 +148,7 @@ def finding_figure(finding: FindingOut) -> BarsFigure:
         caption=f"{finding.suite} · {identity_words(_identity(finding.numerator, finding))}"
         f" · machine {finding.numerator.hardware} · {notes}",
         value_label=f"{finding.numerator.metric} ({finding.numerator.unit})",
-        bars=[_bar(side.label, side, finding.numerator.unit) for side in sides],
+        bars=tuple(_bar(side.label, side, finding.numerator.unit) for side in sides),
         colours_by_bar=True,
     )
 
@@ -214,7 +214,7 @@ def leaderboard_figure(session: Session, series_filter: SeriesFilter) -> BarsFig
         caption=_shown_of(len(shown), len(measured), "series")
         + (f" · {'higher' if first.direction == 'higher' else 'lower'} is better" if first else ""),
         value_label=f"{first.metric} ({unit})" if first else "",
-        bars=bars,
+        bars=tuple(bars),
     )
 
 
@@ -243,7 +243,7 @@ def modes_figure(session: Session, series_filter: SeriesFilter) -> BarsFigure:
         + (" (more on the next page of /compare/modes)" if page.next_cursor else "")
         + " · below 1: async is lower · bars from 1, whiskers the 95% interval or reported range",
         value_label="async / sync (ratio of values)",
-        bars=[_pair_bar(pair) for pair in pairs],
+        bars=tuple(_pair_bar(pair) for pair in pairs),
         reference=1.0,
         log_scale=True,
     )
@@ -273,5 +273,5 @@ def study_card(session: Session, suite: str) -> CardFigure:
     return CardFigure(
         title=title,
         sentence=study.description or f"the study {suite}",
-        chart=BarsFigure(title=title, caption=suite, value_label="", bars=[]),
+        chart=BarsFigure(title=title, caption=suite, value_label="", bars=()),
     )
