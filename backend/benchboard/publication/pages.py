@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
 from urllib.parse import quote, urlencode
 
@@ -121,10 +121,9 @@ def get_history_page(
         ids = [int(given) for given in series or () if given.isdigit() and len(given) < 19]
         if not ids:
             raise NotFound("no series named")
-        window = {key: request.query_params.get(key) for key in ("since", "until")}
-        bounds = {key: _date(value) for key, value in window.items()}
-        figure = service.history_figure(session, ids[0], **bounds)
-        kept = urlencode([(k, v) for k, v in window.items() if v and bounds[k]])
+        window = _window(request)
+        figure = service.history_figure(session, ids[0], **window)
+        kept = urlencode(_window_query(window))
         return Card(
             title=figure.title,
             description=f"{figure.caption} · {len(figure.values)} points",
@@ -137,13 +136,11 @@ def get_history_page(
 @pages_router.get("/modes")
 def get_modes_page(request: Request, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
     def card() -> Card:
-        figure = service.modes_figure(session, _page_filter(request))
+        window = _window(request)
+        figure = service.modes_figure(session, _page_filter(request, window))
         query = urlencode(
-            [
-                (k, v)
-                for k, v in request.query_params.multi_items()
-                if k in _FILTER_KEYS and (k not in ("since", "until") or _date(v))
-            ]
+            [(k, v) for k, v in request.query_params.multi_items() if k in _FILTER_KEYS]
+            + _window_query(window)
         )
         return Card(
             title=figure.title,
@@ -154,10 +151,10 @@ def get_modes_page(request: Request, session: SessionDep, settings: SettingsDep)
     return _page(request, settings, card)
 
 
-_FILTER_KEYS = {*DIMENSIONS, "branch", "since", "until"}
+_FILTER_KEYS = {*DIMENSIONS, "branch"}
 
 
-def _page_filter(request: Request) -> SeriesFilter:
+def _page_filter(request: Request, window: dict[str, datetime | None]) -> SeriesFilter:
     """The page's filters as the app reads them from its URL; a page never answers 422."""
     given = request.query_params
     values = {
@@ -166,8 +163,7 @@ def _page_filter(request: Request) -> SeriesFilter:
     return SeriesFilter(
         **values,  # type: ignore[arg-type]
         branch=given.get("branch") or None,
-        since=_date(given.get("since")),
-        until=_date(given.get("until")),
+        **window,  # type: ignore[arg-type]
     )
 
 
@@ -176,13 +172,27 @@ def _sized(query: str) -> str:
     return "&".join(part for part in (query, f"width={width}&height={height}") if part)
 
 
-def _date(value: str | None) -> datetime | None:
-    """The dashboard's since/until (a date or a time); what does not parse is ignored,
-    as the app ignores it."""
+def _date(value: str | None, *, end: bool = False) -> datetime | None:
+    """The dashboard's since/until: a day (`until` means its end, as the app reads it) or a
+    time; what does not parse is ignored, as the app ignores it."""
     if not value:
         return None
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         return None
+    if end and len(value) == len("2025-01-31"):
+        parsed += timedelta(days=1, microseconds=-1)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _window(request: Request) -> dict[str, datetime | None]:
+    given = request.query_params
+    return {
+        "since": _date(given.get("since")),
+        "until": _date(given.get("until"), end=True),
+    }
+
+
+def _window_query(window: dict[str, datetime | None]) -> list[tuple[str, str]]:
+    return [(key, at.isoformat()) for key, at in window.items() if at is not None]

@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from benchboard.config import Settings
+from tests.history_builder import NOISY_LEVEL, upload_history
 from tests.publication.test_figures_api import png_size
 from tests.seeded import seeded  # noqa: F401  (a fixture)
 
@@ -97,3 +98,16 @@ def test_pages_of_unknown_things_start_the_app_with_the_plain_head(client: TestC
         head = head_of(client, path)
         assert "og:title" not in head.meta
         assert head.titles == ["Benchboard"]
+
+
+def test_a_history_page_card_counts_the_days_the_page_shows(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    upload_history(client, auth, NOISY_LEVEL, check=False)  # one run a day from 2025-01-01
+    (series,) = client.get("/api/v1/series", params={"suite": "sync-vs-async-io"}).json()["items"]
+    head = head_of(client, f"/history?series={series['id']}&since=2025-01-03&until=2025-01-05")
+    assert head.meta["og:description"].endswith(" · 3 points")  # the 3rd, 4th and 5th, whole
+    image = head.meta["og:image"]
+    response = client.get(image)
+    assert response.status_code == 200, image
+    assert png_size(response.content) == (1200, 630)
