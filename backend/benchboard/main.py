@@ -21,6 +21,8 @@ from benchboard.errors import document_error_envelope, install_error_handlers
 from benchboard.findings.router import router as findings_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
+from benchboard.publication.pages import pages_router
+from benchboard.publication.router import router as publication_router
 from benchboard.regressions.router import router as regressions_router
 from benchboard.regressions.router import series_detection_router, webhooks_router
 from benchboard.replica import ReplicaReads
@@ -88,6 +90,8 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         webhooks_router,
         annotations_router,
         tool_formats_router,
+        publication_router,
+        pages_router,  # before the dashboard's catch-all: these pages carry sharing cards
     ):
         app.include_router(router)
     serve_dashboard(app, settings.static_dir)

@@ -68,6 +68,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compare/modes/chart.{image_format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Modes Chart
+         * @description async / sync of the first page of pairs (GET /compare/modes), with intervals.
+         */
+        get: operations["get_modes_chart_api_v1_compare_modes_chart__image_format__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compare/runs": {
         parameters: {
             query?: never;
@@ -100,6 +120,27 @@ export interface paths {
          * @description For each dimension, its values with series counts under the other filters.
          */
         get: operations["get_facets_api_v1_facets_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/findings/{finding_id}/chart.{image_format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Finding Chart
+         * @description A finding's two sides, each with the range its run reported, the ratio's interval
+         *     in the caption.
+         */
+        get: operations["get_finding_chart_api_v1_findings__finding_id__chart__image_format__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -145,6 +186,27 @@ export interface paths {
          *     run's where the query does not give them.
          */
         post: operations["ingest_tool_output_api_v1_ingest__tool_format__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboard/chart.{image_format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Leaderboard Chart
+         * @description The matching series' latest values, best first (the dashboard's /leaderboard: give
+         *     suite, benchmark and metric).
+         */
+        get: operations["get_leaderboard_chart_api_v1_leaderboard_chart__image_format__get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -387,6 +449,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{series_id}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Series Badge
+         * @description A shields-style badge: the latest value, and its change against the latest run's
+         *     baseline coloured by the verdict (red regression, green improvement, blue unchanged,
+         *     grey not judged).
+         */
+        get: operations["get_series_badge_api_v1_series__series_id__badge_svg_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/{series_id}/chart.{image_format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Series Chart
+         * @description The series' history: one mark per run, detected changes and pinned notes, its unit
+         *     on the axis, its identity and machine in the caption.
+         */
+        get: operations["get_series_chart_api_v1_series__series_id__chart__image_format__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/series/{series_id}/detection": {
         parameters: {
             query?: never;
@@ -487,6 +592,47 @@ export interface paths {
          *     token.
          */
         put: operations["update_suite_api_v1_suites__suite__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/card.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Study Card
+         * @description The study's sharing card (og:image), 1200 × 630: title, first finding, its chart.
+         */
+        get: operations["get_study_card_api_v1_suites__suite__card_png_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/citation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Study Citation
+         * @description How to cite the study: BibTeX, or CITATION.cff; from its title, authors, dates,
+         *     runs and commit range.
+         */
+        get: operations["get_study_citation_api_v1_suites__suite__citation_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2763,6 +2909,65 @@ export interface operations {
             };
         };
     };
+    get_modes_chart_api_v1_compare_modes_chart__image_format__get: {
+        parameters: {
+            query?: {
+                /** @description pixels */
+                width?: number;
+                /** @description pixels */
+                height?: number;
+                theme?: "light" | "dark";
+                suite?: string[] | null;
+                benchmark?: string[] | null;
+                language?: string[] | null;
+                implementation?: string[] | null;
+                mode?: string[] | null;
+                variant?: string[] | null;
+                hardware?: string[] | null;
+                metric?: string[] | null;
+                /** @description one branch; default: each suite's default branch */
+                branch?: string | null;
+                since?: string | null;
+                until?: string | null;
+            };
+            header?: never;
+            path: {
+                image_format: "svg" | "png";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     compare_runs_api_v1_compare_runs_get: {
         parameters: {
             query: {
@@ -2833,6 +3038,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Facets"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_finding_chart_api_v1_findings__finding_id__chart__image_format__get: {
+        parameters: {
+            query?: {
+                /** @description pixels */
+                width?: number;
+                /** @description pixels */
+                height?: number;
+                theme?: "light" | "dark";
+            };
+            header?: never;
+            path: {
+                finding_id: number;
+                image_format: "svg" | "png";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Invalid input: the error envelope names each bad field */
@@ -2959,6 +3212,65 @@ export interface operations {
             };
             /** @description Request Entity Too Large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_leaderboard_chart_api_v1_leaderboard_chart__image_format__get: {
+        parameters: {
+            query?: {
+                /** @description pixels */
+                width?: number;
+                /** @description pixels */
+                height?: number;
+                theme?: "light" | "dark";
+                suite?: string[] | null;
+                benchmark?: string[] | null;
+                language?: string[] | null;
+                implementation?: string[] | null;
+                mode?: string[] | null;
+                variant?: string[] | null;
+                hardware?: string[] | null;
+                metric?: string[] | null;
+                /** @description one branch; default: each suite's default branch */
+                branch?: string | null;
+                since?: string | null;
+                until?: string | null;
+            };
+            header?: never;
+            path: {
+                image_format: "svg" | "png";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3692,6 +4004,97 @@ export interface operations {
             };
         };
     };
+    get_series_badge_api_v1_series__series_id__badge_svg_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_series_chart_api_v1_series__series_id__chart__image_format__get: {
+        parameters: {
+            query?: {
+                since?: string | null;
+                until?: string | null;
+                /** @description pixels */
+                width?: number;
+                /** @description pixels */
+                height?: number;
+                theme?: "light" | "dark";
+            };
+            header?: never;
+            path: {
+                series_id: number;
+                image_format: "svg" | "png";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_series_detection_api_v1_series__series_id__detection_get: {
         parameters: {
             query?: never;
@@ -3929,6 +4332,94 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_study_card_api_v1_suites__suite__card_png_get: {
+        parameters: {
+            query?: {
+                theme?: "light" | "dark";
+            };
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_study_citation_api_v1_suites__suite__citation_get: {
+        parameters: {
+            query?: {
+                format?: "bibtex" | "cff";
+            };
+            header?: never;
+            path: {
+                /** @description the suite's slug */
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-bibtex": unknown;
+                    "application/x-yaml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

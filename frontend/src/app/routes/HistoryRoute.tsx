@@ -1,6 +1,7 @@
 import { useQueries } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
+import { EmbedButton } from "../../components/EmbedButton";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, ErrorMessage, Loading } from "../../components/Status";
 import { seriesAnnotationsQuery } from "../../features/annotations/api";
@@ -13,7 +14,8 @@ import { seriesDetectionQuery, seriesRegressionsQuery } from "../../features/reg
 import { ChartNotes } from "../../features/regressions/components/ChartNotes";
 import { DetectionStates } from "../../features/regressions/components/DetectionStates";
 import { buildChartNotes } from "../../features/regressions/lib/markers";
-import { dateRangeQuery } from "../../lib/filters";
+import { seriesChartPath } from "../../lib/embed";
+import { dateRangeQuery, historyHref } from "../../lib/filters";
 import { useHistoryFilters } from "../../lib/useFilters";
 
 export function HistoryRoute() {
@@ -91,6 +93,19 @@ export function HistoryRoute() {
           {error ? <ErrorMessage error={error} /> : null}
           {histories.some((h) => h.isPending) ? <Loading what="history" /> : null}
           <HistoryCharts charts={charts} markers={notes} />
+          <div className="actions">
+            {loaded.map((h) => (
+              <EmbedButton
+                key={h.series.id}
+                label={`Embed #${h.series.id}`}
+                what={{
+                  image: seriesChartPath(h.series.id, { since, until }),
+                  alt: `${h.series.suite}: ${h.series.benchmark} ${h.series.metric} (${h.series.unit}) on ${h.series.hardware}`,
+                  link: historyHref([h.series.id]),
+                }}
+              />
+            ))}
+          </div>
           <ChartNotes notes={notes} />
           <DetectionStates
             states={detection.flatMap((q) => (q.data ? [q.data] : []))}

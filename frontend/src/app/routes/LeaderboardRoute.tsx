@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import "../../features/leaderboard/leaderboard.css";
 import { Link, useSearchParams } from "react-router";
+import { EmbedButton } from "../../components/EmbedButton";
 import { Empty, QueryView } from "../../components/Status";
 import { boardSeriesQuery } from "../../features/leaderboard/api";
 import { BoardControls } from "../../features/leaderboard/components/BoardControls";
@@ -16,6 +17,7 @@ import {
 } from "../../features/leaderboard/lib/board";
 import { sweepParams } from "../../features/leaderboard/lib/sweep";
 import { type BoardView, parseBoard, writeBoard } from "../../lib/board";
+import { leaderboardChartPath } from "../../lib/embed";
 import { studyHref } from "../../lib/links";
 
 function Board({
@@ -80,6 +82,15 @@ export function LeaderboardRoute() {
       <div className="page-head">
         <h1>Leaderboard{chosen ? `: ${view.benchmark} · ${view.metric}` : ""}</h1>
         {view.suite ? <Link to={studyHref(view.suite)}>Study page of {view.suite}</Link> : null}
+        {chosen ? (
+          <EmbedButton
+            what={{
+              image: leaderboardChartPath(view),
+              alt: `${view.suite}: ${view.benchmark}, ${view.metric}, latest value of each series`,
+              link: `/leaderboard?${writeBoard(view)}`,
+            }}
+          />
+        ) : null}
       </div>
       <p className="muted">
         Every implementation, language and mode of one benchmark and metric, ranked by its latest value.

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
+import { EmbedButton } from "../../components/EmbedButton";
 import { ShareBar } from "../../components/ShareBar";
 import { Empty, QueryView } from "../../components/Status";
 import { FacetPanel } from "../../features/filters/components/FacetPanel";
@@ -9,7 +10,8 @@ import { MethodNote } from "../../features/modes/components/MethodNote";
 import { modeColumns } from "../../features/modes/components/modeColumns";
 import { RatioSections } from "../../features/modes/components/RatioSections";
 import { buildRatioSections } from "../../features/modes/lib/ratioRows";
-import { filtersRecord } from "../../lib/filters";
+import { modesChartPath } from "../../lib/embed";
+import { filtersRecord, writeFilters } from "../../lib/filters";
 import { useFilters } from "../../lib/useFilters";
 import { useNarrow } from "../../lib/useMediaQuery";
 
@@ -30,6 +32,13 @@ export function ModesRoute() {
       <div className="page-head">
         <h1>Sync vs async</h1>
         <ShareBar view="sync-vs-async" columns={modeColumns} rows={rows} filters={filtersRecord(filters)} />
+        <EmbedButton
+          what={{
+            image: modesChartPath(filters),
+            alt: "async / sync of each workload measured both ways",
+            link: `/modes?${writeFilters(filters)}`,
+          }}
+        />
       </div>
       <div className="with-filters">
         <FacetPanel filters={filters} onChange={setFilters} hide={["mode"]} collapsed={narrow} />

@@ -38,3 +38,17 @@ export const replaceFindings = (suite: string, update: FindingsUpdate, token: st
       headers: bearer(token),
     }),
   );
+
+/** How to cite the study, as the service writes it (BibTeX or CITATION.cff). */
+export const citationQuery = (suite: string, format: "bibtex" | "cff") =>
+  queryOptions({
+    queryKey: ["citation", suite, format],
+    queryFn: ({ signal }) =>
+      unwrap<string>(
+        api.GET("/api/v1/suites/{suite}/citation", {
+          params: { path: { suite }, query: { format } },
+          parseAs: "text",
+          signal,
+        }),
+      ),
+  });

@@ -1,7 +1,9 @@
 import { Link } from "react-router";
 import type { Finding } from "../../../api/types";
+import { EmbedButton } from "../../../components/EmbedButton";
+import { findingChartPath } from "../../../lib/embed";
 import { historyHref } from "../../../lib/filters";
-import { runHref } from "../../../lib/links";
+import { runHref, studyHref } from "../../../lib/links";
 import { differenceText, factorInterval, findingBoardHref, intervalText, sideText } from "../lib/findings";
 
 function FindingItem({ finding }: { finding: Finding }) {
@@ -18,6 +20,12 @@ function FindingItem({ finding }: { finding: Finding }) {
         <span className="muted">({finding.numerator.metric})</span>
       </p>
       {finding.note ? <p className="finding-note">{finding.note}</p> : null}
+      <figure className="published-figure">
+        <img src={findingChartPath(finding.id)} alt={finding.text} width={800} height={400} loading="lazy" />
+        <EmbedButton
+          what={{ image: findingChartPath(finding.id), alt: finding.text, link: studyHref(finding.suite) }}
+        />
+      </figure>
       <p className="finding-links">
         <Link to={findingBoardHref(finding)}>Leaderboard</Link>
         <Link to={historyHref([finding.numerator.series_id, finding.denominator.series_id])}>History</Link>

@@ -1,6 +1,7 @@
 import type { Study } from "../../../api/types";
 import { formatDateRange } from "../../../lib/time";
 import { studyDating } from "../lib/findings";
+import { CiteButton } from "./CiteButton";
 
 /** Title, authors, the estimated-date badge with its basis, the description and the sources. */
 export function StudyHeader({ study }: { study: Study }) {
@@ -22,6 +23,9 @@ export function StudyHeader({ study }: { study: Study }) {
           ))}
         </ul>
       ) : null}
+      <div className="actions">
+        <CiteButton suite={study.suite} />
+      </div>
       {study.description ? <p className="study-description">{study.description}</p> : null}
       {study.links.length ? (
         <ul className="study-links" aria-label="Sources">

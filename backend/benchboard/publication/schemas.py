@@ -1,0 +1,5 @@
+"""What publication routes take besides images: the citation formats."""
+
+from typing import Literal
+
+CitationFormat = Literal["bibtex", "cff"]
