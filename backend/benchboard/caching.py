@@ -133,7 +133,9 @@ class ReadCache:
 
 
 def _url(scope: Scope) -> bytes:
-    return f"{scope['path']}?".encode() + bytes(scope.get("query_string", b""))
+    """The key of an answer: its host too, since citations and sharing heads name it."""
+    host = next((value for name, value in scope.get("headers", ()) if name == b"host"), b"")
+    return host + f"{scope['path']}?".encode() + bytes(scope.get("query_string", b""))
 
 
 class NotModified(Exception):

@@ -20,6 +20,7 @@ from benchboard.main import create_app
 from tests.builders import run
 from tests.history_builder import STEPPED, upload_history
 from tests.live import live_service_on
+from tests.seeded import seeded  # noqa: F401  (a fixture)
 
 STRONG_TAG = re.compile(r'^"[0-9a-f]{24}(-[a-z]+)?"$')
 
@@ -242,3 +243,21 @@ def test_the_read_cache_forgets_a_url_once_its_last_answer_is_dropped() -> None:
         cache.put(('"c"', f"/other{index}?".encode()), Kept([], b"x" * 100, None))
     assert not cache.keeps(b"/one?")
     assert cache.get(('"a"', b"/one?")) is None
+
+
+@pytest.mark.usefixtures("seeded")
+def test_answers_are_kept_per_host_since_citations_name_it(
+    settings: Settings, engine: Engine, connection: Connection
+) -> None:
+    keeping = settings.model_copy(update={"read_cache_mb": 8})
+    app = create_app(keeping, database_url=engine.url.render_as_string(hide_password=False))
+    app.state.session_factory = sessionmaker(
+        bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+    )
+    url = "/api/v1/suites/dart-async-file-writes/citation?format=cff"
+    with TestClient(app) as client:
+        first = client.get(url, headers={"Host": "one.example"})
+        other = client.get(url, headers={"Host": "two.example"})
+    assert first.status_code == other.status_code == 200
+    assert "//one.example/studies/" in first.text
+    assert "//two.example/studies/" in other.text
