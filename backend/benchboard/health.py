@@ -65,11 +65,13 @@ def get_health(session: SessionDep) -> HealthOut:
     tags=["series"],
     responses={code: {"model": ErrorOut} for code in (401, 403, 404)},
 )
-def retry_series_detection(series_id: Id64, session: SessionDep, _: MaintainerToken) -> None:
+def retry_series_detection(series_id: Id64, session: SessionDep, token: MaintainerToken) -> None:
     """Queue a check of the series now; one marked failing is tried afresh (what new data
     would do)."""
-    if session.get(Series, series_id) is None:
+    series = session.get(Series, series_id)
+    if series is None:
         raise NotFound(f"no series {series_id}")
+    token.require_suite(series.suite)
     enqueue_series(session, [series_id])
 
 

@@ -8,6 +8,7 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette_compress import CompressMiddleware
 
+from benchboard.access.router import router as tokens_router
 from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
@@ -83,6 +84,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         webhooks_router,
         annotations_router,
         tool_formats_router,
+        tokens_router,
     ):
         app.include_router(router)
     serve_dashboard(app, settings.static_dir)

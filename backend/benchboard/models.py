@@ -25,7 +25,12 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from benchboard.vocabulary import CHANGE_DIRECTIONS, TOKEN_SCOPES, TRIAGE_STATUSES
+from benchboard.vocabulary import (
+    CHANGE_DIRECTIONS,
+    SUITE_VISIBILITIES,
+    TOKEN_SCOPES,
+    TRIAGE_STATUSES,
+)
 from benchboard_ingest.vocabulary import DIRECTIONS, MODES
 
 NAMING_CONVENTION = {
@@ -71,8 +76,14 @@ class ApiToken(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(Text, unique=True)
     scope: Mapped[str] = mapped_column(Text)
+    # The suites it acts on: exact names or `prefix-*` patterns; null: every suite.
+    suites: Mapped[list[str] | None] = mapped_column(ARRAY(Text))
     token_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    # The token that made it over the API; null: the CLI on the server.
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
+    # Kept to the minute (tokens.service.touch): not a write per request.
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
@@ -83,8 +94,11 @@ class Suite(Base):
     """Per-suite settings. Every suite with a run has a row (the upload creates it)."""
 
     __tablename__ = "suite"
+    __table_args__ = (_one_of("visibility", SUITE_VISIBILITIES, "visibility"),)
 
     name: Mapped[str] = mapped_column(Text, primary_key=True)
+    # A private suite is read only with a token that covers it (tokens/visibility.py).
+    visibility: Mapped[str] = mapped_column(Text, server_default="public")
     # Where runs without `git.branch` count, and which branch default views show.
     default_branch: Mapped[str] = mapped_column(Text, server_default=DEFAULT_BRANCH)
     # A study's page: what a maintainer says about the suite (its runs' tags say the rest).

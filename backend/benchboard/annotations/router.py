@@ -42,10 +42,10 @@ def list_annotations(
 def edit_annotation(
     annotation_id: Id64, edit: AnnotationEdit, session: SessionDep, token: MaintainerToken
 ) -> AnnotationOut:
-    return service.edit_annotation(session, annotation_id, edit)
+    return service.edit_annotation(session, annotation_id, edit, actor=token)
 
 
 @router.delete("/{annotation_id}", status_code=204, responses=_WRITE_ERRORS)
 def delete_annotation(annotation_id: Id64, session: SessionDep, token: MaintainerToken) -> Response:
-    service.delete_annotation(session, annotation_id)
+    service.delete_annotation(session, annotation_id, actor=token)
     return Response(status_code=204)

@@ -42,7 +42,23 @@ def _missing(path: str, what: str) -> ValidationFailed:
     return ValidationFailed(f"{path}: {what}", [FieldError(path=path, message=what)])
 
 
+def _require_scope(
+    session: Session, actor: Principal, *, series_id: int | None, suite: str | None
+) -> None:
+    """A note on a series or a suite needs a token for its suite; one on a machine (which
+    spans suites) a token for every suite."""
+    if series_id is not None:
+        series = session.get(Series, series_id)
+        if series is not None:
+            actor.require_suite(series.suite)
+    elif suite is not None:
+        actor.require_suite(suite)
+    else:
+        actor.require_every_suite("a machine's annotation")
+
+
 def create_annotation(session: Session, given: AnnotationIn, *, actor: Principal) -> AnnotationOut:
+    _require_scope(session, actor, series_id=given.series_id, suite=given.suite)
     hardware_id = None
     if given.hardware is not None:
         hardware_id = session.scalar(select(Hardware.id).where(Hardware.name == given.hardware))
@@ -103,10 +119,18 @@ def list_annotations(
     )
 
 
-def edit_annotation(session: Session, annotation_id: int, edit: AnnotationEdit) -> AnnotationOut:
+def _annotation_to_change(session: Session, annotation_id: int, actor: Principal) -> Annotation:
     annotation = session.get(Annotation, annotation_id)
     if annotation is None:
         raise NotFound(f"no annotation {annotation_id}")
+    _require_scope(session, actor, series_id=annotation.series_id, suite=annotation.suite)
+    return annotation
+
+
+def edit_annotation(
+    session: Session, annotation_id: int, edit: AnnotationEdit, *, actor: Principal
+) -> AnnotationOut:
+    annotation = _annotation_to_change(session, annotation_id, actor)
     for field, value in edit.model_dump(exclude_unset=True).items():
         if value is None:
             raise _missing(field, "may not be null")
@@ -116,9 +140,7 @@ def edit_annotation(session: Session, annotation_id: int, edit: AnnotationEdit) 
     return get_annotation(session, annotation_id)
 
 
-def delete_annotation(session: Session, annotation_id: int) -> None:
-    annotation = session.get(Annotation, annotation_id)
-    if annotation is None:
-        raise NotFound(f"no annotation {annotation_id}")
+def delete_annotation(session: Session, annotation_id: int, *, actor: Principal) -> None:
+    annotation = _annotation_to_change(session, annotation_id, actor)
     session.delete(annotation)
     session.flush()

@@ -25,4 +25,5 @@ def replace_findings(
     suite: SuiteName, update: FindingsUpdate, session: SessionDep, token: MaintainerToken
 ) -> FindingList:
     """Pin these findings, in this order, in place of the study's current ones."""
+    token.require_suite(suite)
     return service.replace_findings(session, suite, update, actor=token.name)

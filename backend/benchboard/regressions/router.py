@@ -115,13 +115,14 @@ webhooks_router = APIRouter(prefix="/api/v1/webhooks", tags=["regressions"])
 @webhooks_router.get("/deliveries", responses={401: {"model": ErrorOut}, 403: {"model": ErrorOut}})
 def list_webhook_deliveries(
     session: SessionDep,
-    _: MaintainerToken,
+    token: MaintainerToken,
     failing: Annotated[
         bool, Query(description="only those not delivered after an attempt")
     ] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> WebhookDeliveryPage:
     """The webhook outbox, newest first: every delivery's attempts, status and error."""
+    token.require_every_suite("the webhook outbox")
     return deliveries.list_deliveries(session, failing_only=failing, limit=limit)
 
 

@@ -149,6 +149,7 @@ def triage_regression(
     regression = session.get(Regression, regression_id, with_for_update=True)
     if regression is None or regression.retracted_at is not None:
         raise NotFound(f"no regression {regression_id}")
+    actor.require_suite(session.get_one(Series, regression.series_id).suite)
     sent = triage.model_dump(exclude_unset=True, mode="json")
     if not sent:
         raise ValidationFailed(

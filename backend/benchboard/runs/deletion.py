@@ -16,14 +16,18 @@ from benchboard.models import DetectionQueue, Finding, Hardware, Result, Run, Ru
 from benchboard.pipeline.queue import enqueue_series
 from benchboard.runs.schemas import RunDeleted
 from benchboard.runs.totals import uncount_run
+from benchboard.tokens.service import Principal
 
 
 def delete_run(
-    session: Session, run_id: uuid.UUID, *, deleted_by: str, token_id: int | None
+    session: Session, run_id: uuid.UUID, *, deleted_by: str, deleter: Principal | None
 ) -> RunDeleted:
+    """`deleter` is the token (None: the CLI on the server), which must cover the suite."""
     run = session.scalar(select(Run).where(Run.id == run_id).with_for_update())
     if run is None:
         raise NotFound(f"no run {run_id}")
+    if deleter is not None:
+        deleter.require_suite(run.suite)
     _refuse_if_pinned(session, run_id)
     touched = set(session.scalars(select(Result.series_id).where(Result.run_id == run_id)))
     removed = session.execute(delete(Result).where(Result.run_id == run_id).returning(Result.id))
@@ -37,7 +41,7 @@ def delete_run(
             started_at=run.started_at,
             result_count=result_count,
             deleted_by=deleted_by,
-            token_id=token_id,
+            token_id=deleter.token_id if deleter else None,
             upload_body=run.upload_body,
         )
     )

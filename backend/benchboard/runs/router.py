@@ -146,7 +146,7 @@ def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
 def delete_run(run_id: uuid.UUID, session: SessionDep, token: AdminToken) -> RunDeleted:
     """Undo an upload (admin tokens): the run and its results go in one transaction, the
     series they touched are checked for changes again, and the audit log keeps it."""
-    return deletion.delete_run(session, run_id, deleted_by=token.name, token_id=token.token_id)
+    return deletion.delete_run(session, run_id, deleted_by=token.name, deleter=token)
 
 
 @router.get(

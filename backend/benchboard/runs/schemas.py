@@ -17,6 +17,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    field_validator,
     model_validator,
 )
 
@@ -31,6 +32,7 @@ from benchboard.bounds import (
 )
 from benchboard.errors import NO_NUL
 from benchboard.series.schemas import ResultIdentity
+from benchboard_ingest.gitinfo import has_user_info
 from benchboard_ingest.imports.batches import MAX_BATCH_RUNS
 from benchboard_ingest.vocabulary import Direction, Mode, UnitName
 
@@ -73,6 +75,15 @@ class GitInfo(Strict):
     repo: Text | None = None
     commit: Annotated[StrictStr, Field(max_length=100, pattern=NO_NUL)] | None = None
     branch: Name | None = None
+
+    @field_validator("repo")
+    @classmethod
+    def _no_credentials(cls, repo: str | None) -> str | None:
+        # Every reader may download a run's upload: a CI clone URL's user info is the
+        # job's token (GitLab: `https://gitlab-ci-token:<token>@…`).
+        if repo is not None and has_user_info(repo):
+            raise ValueError("must not carry user info (a user or token before `@`)")
+        return repo
 
 
 class HardwareIn(BaseModel):

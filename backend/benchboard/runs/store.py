@@ -110,7 +110,11 @@ def store_runs(
 ) -> list[StoredRun]:
     """Store validated uploads, answered in their order. A run whose id is stored with
     the same body (or sent earlier in `runs`) answers as existing; an error raises
-    RunRejected naming the run, and the caller's rollback keeps none of them."""
+    RunRejected naming the run, and the caller's rollback keeps none of them. A token
+    limited to suites is refused (403) for all of them if one run is outside."""
+    if uploader is not None:
+        for incoming in runs:
+            uploader.require_suite(incoming.upload.suite)
     ids = [run.upload.id or uuid.uuid4() for run in runs]
     digests = [hashlib.sha256(run.body).digest() for run in runs]
     answers: dict[int, StoredRun] = _repeats(session, runs, ids, digests)

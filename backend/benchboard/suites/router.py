@@ -25,5 +25,6 @@ def update_suite(
     suite: SuiteName, update: SuiteUpdate, session: SessionDep, token: MaintainerToken
 ) -> SuiteSettings:
     """Change the settings and study metadata sent (partial update); needs a `maintain`
-    token."""
+    token for the suite."""
+    token.require_suite(suite)
     return service.update_suite(session, suite, update)

@@ -39,6 +39,7 @@ def get_suite(session: Session, suite: str) -> SuiteSettings:
         description=row.description,
         authors=row.authors,
         links=[StudyLink.model_validate(link) for link in row.links],
+        visibility=row.visibility,
         updated_at=row.updated_at,
     )
 
@@ -50,11 +51,12 @@ def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSett
         raise ValidationFailed(
             "send at least one setting", [FieldError(path="(body)", message="nothing to change")]
         )
-    if sent.get("default_branch", "") is None:
-        raise ValidationFailed(
-            "a suite always has a default branch",
-            [FieldError(path="default_branch", message="must be a branch name, not null")],
-        )
+    for name, what in (("default_branch", "a branch name"), ("visibility", "public or private")):
+        if sent.get(name, "") is None:
+            raise ValidationFailed(
+                f"a suite always has a {name}",
+                [FieldError(path=name, message=f"must be {what}, not null")],
+            )
     for name in _LIST_SETTINGS:
         if name in sent and sent[name] is None:
             sent[name] = []

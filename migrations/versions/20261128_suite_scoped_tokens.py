@@ -1,0 +1,86 @@
+"""tokens limited to suites, a read scope, private suites, who did each write
+
+`api_token.suites` lists the suites a token acts on (exact names or `prefix-*`); null,
+as every existing token has, is every suite: today's behaviour. `read` tokens read
+private suites (`suite.visibility`). `last_used_at` shows in the token list;
+`created_by` is the token that made another over the API.
+
+Git URLs with user info (a CI clone URL holds the job's token) are stripped of it in
+the stored runs and in the uploads kept for download and in the deletion log.
+
+Revision ID: 3c9e5a7f1b24
+Revises: 8b4f6d2c0e15
+Create Date: 2026-11-28 11:40:00
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "3c9e5a7f1b24"
+down_revision: str | None = "8b4f6d2c0e15"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+# `scheme://user:secret@host/…`: the user info, between `://` and the host's `@`.
+_USER_INFO = "^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@]*@"
+_BODY_USER_INFO = '("repo"\\s*:\\s*"[a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@"]*@'
+
+
+def _strip_stored_user_info() -> None:
+    op.execute(
+        sa.text(
+            "UPDATE run SET git = jsonb_set(git, '{repo}',"
+            " to_jsonb(regexp_replace(git->>'repo', :user_info, '\\1')))"
+            " WHERE git->>'repo' ~ :user_info"
+        ).bindparams(user_info=_USER_INFO)
+    )
+    for table in ("run", "run_deletion"):
+        op.execute(
+            sa.text(
+                f"UPDATE {table} SET upload_body = convert_to(regexp_replace("  # noqa: S608
+                "convert_from(upload_body, 'UTF8'), :user_info, '\\1', 'g'), 'UTF8')"
+                " WHERE convert_from(upload_body, 'UTF8') ~ :user_info"
+            ).bindparams(user_info=_BODY_USER_INFO)
+        )
+
+
+def upgrade() -> None:
+    _strip_stored_user_info()
+    op.drop_constraint(op.f("ck_api_token_scope"), "api_token", type_="check")
+    op.create_check_constraint(
+        op.f("ck_api_token_scope"), "api_token", "scope IN ('read', 'upload', 'maintain', 'admin')"
+    )
+    op.add_column("api_token", sa.Column("suites", postgresql.ARRAY(sa.Text()), nullable=True))
+    op.add_column(
+        "api_token",
+        sa.Column(
+            "created_by",
+            sa.Integer(),
+            sa.ForeignKey("api_token.id", name="fk_api_token_created_by_api_token"),
+            nullable=True,
+        ),
+    )
+    op.add_column("api_token", sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column(
+        "suite", sa.Column("visibility", sa.Text(), server_default="public", nullable=False)
+    )
+    op.create_check_constraint(
+        op.f("ck_suite_visibility"), "suite", "visibility IN ('public', 'private')"
+    )
+
+
+def downgrade() -> None:
+    op.drop_constraint(op.f("ck_suite_visibility"), "suite", type_="check")
+    op.drop_column("suite", "visibility")
+    op.drop_column("api_token", "last_used_at")
+    op.drop_column("api_token", "created_by")
+    op.drop_column("api_token", "suites")
+    op.drop_constraint(op.f("ck_api_token_scope"), "api_token", type_="check")
+    op.execute("DELETE FROM api_token WHERE scope = 'read'")
+    op.create_check_constraint(
+        op.f("ck_api_token_scope"), "api_token", "scope IN ('upload', 'maintain', 'admin')"
+    )
