@@ -109,6 +109,8 @@ class Suite(Base):
     links: Mapped[list[dict[str, str]]] = mapped_column(JSONB, server_default="[]")
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+    # The token that last changed the settings.
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 class Finding(Base):
@@ -138,6 +140,7 @@ class Finding(Base):
     context: Mapped[str | None] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
 
 
@@ -364,7 +367,8 @@ class Regression(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    # Null once its run was deleted: the change is then retracted, its trail kept.
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     direction: Mapped[str] = mapped_column(Text)
     relative_change: Mapped[float] = mapped_column(Double)
@@ -394,6 +398,8 @@ class RegressionEvent(Base):
         ForeignKey("regression.id", ondelete="CASCADE"), index=True
     )
     actor: Mapped[str] = mapped_column(Text)
+    # The token that made the change; null: the detector, the CLI, or before tokens had ids.
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     changes: Mapped[dict[str, Any]] = mapped_column(JSONB)
     at: Mapped[datetime] = _created_at()
 
@@ -413,10 +419,12 @@ class Annotation(Base):
     )
     suite: Mapped[str | None] = mapped_column(Text, index=True)
     hardware_id: Mapped[int | None] = mapped_column(ForeignKey("hardware.id"), index=True)
-    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    # Null once the run was deleted: the note stays at `at`, the run's time.
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
     # Given, or the pinned run's started_at: every annotation has a place on the time axis.
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     created_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
 

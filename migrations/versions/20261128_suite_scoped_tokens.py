@@ -8,6 +8,10 @@ private suites (`suite.visibility`). `last_used_at` shows in the token list;
 Git URLs with user info (a CI clone URL holds the job's token) are stripped of it in
 the stored runs and in the uploads kept for download and in the deletion log.
 
+Deleting a run keeps the record: its regressions are retracted (the deletion sets
+`run_id` null) with their audit trail, its annotations stay at their time. Writes name
+the token that made them (`token_id`) beside its name.
+
 Revision ID: 3c9e5a7f1b24
 Revises: 8b4f6d2c0e15
 Create Date: 2026-11-28 11:40:00
@@ -71,9 +75,38 @@ def upgrade() -> None:
     op.create_check_constraint(
         op.f("ck_suite_visibility"), "suite", "visibility IN ('public', 'private')"
     )
+    _keep_records_of_deleted_runs("SET NULL")
+    op.alter_column("regression", "run_id", nullable=True)
+    for table in _BY_TOKEN:
+        op.add_column(
+            table,
+            sa.Column(
+                "token_id",
+                sa.Integer(),
+                sa.ForeignKey("api_token.id", name=f"fk_{table}_token_id_api_token"),
+                nullable=True,
+            ),
+        )
+
+
+# Tables whose rows a token writes, beside the name they already keep (`actor`,
+# `created_by`; a suite's last settings).
+_BY_TOKEN = ("regression_event", "annotation", "finding", "suite")
+
+
+def _keep_records_of_deleted_runs(ondelete: str) -> None:
+    for table in ("regression", "annotation"):
+        name = op.f(f"fk_{table}_run_id_run")
+        op.drop_constraint(name, table, type_="foreignkey")
+        op.create_foreign_key(name, table, "run", ["run_id"], ["id"], ondelete=ondelete)
 
 
 def downgrade() -> None:
+    for table in _BY_TOKEN:
+        op.drop_column(table, "token_id")
+    op.execute("DELETE FROM regression WHERE run_id IS NULL")
+    op.alter_column("regression", "run_id", nullable=False)
+    _keep_records_of_deleted_runs("CASCADE")
     op.drop_constraint(op.f("ck_suite_visibility"), "suite", type_="check")
     op.drop_column("suite", "visibility")
     op.drop_column("api_token", "last_used_at")

@@ -33,6 +33,7 @@ def _out(annotation: Annotation, hardware_name: str | None) -> AnnotationOut:
         run_id=annotation.run_id,
         at=annotation.at,
         created_by=annotation.created_by,
+        created_by_token=annotation.token_id,
         created_at=annotation.created_at,
         updated_at=annotation.updated_at,
     )
@@ -81,6 +82,7 @@ def create_annotation(session: Session, given: AnnotationIn, *, actor: Principal
         run_id=given.run_id,
         at=at,
         created_by=actor.name,
+        token_id=actor.token_id,
     )
     session.add(annotation)
     session.flush()

@@ -26,4 +26,6 @@ def replace_findings(
 ) -> FindingList:
     """Pin these findings, in this order, in place of the study's current ones."""
     token.require_suite(suite)
-    return service.replace_findings(session, suite, update, actor=token.name)
+    return service.replace_findings(
+        session, suite, update, actor=token.name, token_id=token.token_id
+    )

@@ -211,7 +211,7 @@ def _finding_errors(
 
 
 def replace_findings(
-    session: Session, suite: str, update: FindingsUpdate, *, actor: str
+    session: Session, suite: str, update: FindingsUpdate, *, actor: str, token_id: int | None
 ) -> FindingList:
     """Check every finding, then replace the suite's findings with them (all or none)."""
     if session.get(Suite, suite) is None:
@@ -245,6 +245,7 @@ def replace_findings(
             context=f.context,
             note=f.note,
             created_by=actor,
+            token_id=token_id,
         )
         for position, f in enumerate(update.findings)
     )

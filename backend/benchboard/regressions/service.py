@@ -173,7 +173,14 @@ def triage_regression(
     if changes:
         regression.updated_at = datetime.now(UTC)
         event = EventChanges.model_validate(changes).model_dump(mode="json", exclude_unset=True)
-        session.add(RegressionEvent(regression_id=regression.id, actor=actor.name, changes=event))
+        session.add(
+            RegressionEvent(
+                regression_id=regression.id,
+                actor=actor.name,
+                token_id=actor.token_id,
+                changes=event,
+            )
+        )
     session.flush()
     return get_regression(session, regression_id)
 
@@ -188,7 +195,11 @@ def get_regression_history(session: Session, regression_id: int) -> RegressionHi
     return RegressionHistory(
         items=[
             RegressionEventOut(
-                id=e.id, actor=e.actor, at=e.at, changes=EventChanges.model_validate(e.changes)
+                id=e.id,
+                actor=e.actor,
+                token_id=e.token_id,
+                at=e.at,
+                changes=EventChanges.model_validate(e.changes),
             )
             for e in events
         ]

@@ -1,5 +1,7 @@
 """Undoing an upload: a run and its results go in one transaction, the series they
 touched are queued for change detection again, and the audit log keeps who did it.
+The record stays: changes detected on the run are retracted with their audit trail,
+and notes pinned to it stay at its time.
 
 Series left with no result (a mistaken benchmark name, say) go too, with their queue
 rows; the rest are re-checked, so a change that rested on the deleted run is retracted
@@ -8,11 +10,21 @@ or moved by the detector, as it would be for any new history.
 
 import uuid
 
-from sqlalchemy import delete, exists, or_, select
+from sqlalchemy import delete, exists, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from benchboard.errors import Conflict, NotFound
-from benchboard.models import DetectionQueue, Finding, Hardware, Result, Run, RunDeletion, Series
+from benchboard.models import (
+    DetectionQueue,
+    Finding,
+    Hardware,
+    Regression,
+    RegressionEvent,
+    Result,
+    Run,
+    RunDeletion,
+    Series,
+)
 from benchboard.pipeline.queue import enqueue_series
 from benchboard.runs.schemas import RunDeleted
 from benchboard.runs.totals import uncount_run
@@ -45,6 +57,8 @@ def delete_run(
             upload_body=run.upload_body,
         )
     )
+    _retract_regressions(session, run_id, deleted_by=deleted_by, deleter=deleter)
+    # Its regressions and annotations keep their rows: run_id goes null (ON DELETE SET NULL).
     session.execute(delete(Run).where(Run.id == run_id))
     emptied = _delete_empty_series(session, touched)
     uncount_run(
@@ -63,6 +77,28 @@ def delete_run(
         result_count=result_count,
         requeued_series=len(requeued),
         deleted_series=len(emptied),
+    )
+
+
+def _retract_regressions(
+    session: Session, run_id: uuid.UUID, *, deleted_by: str, deleter: Principal | None
+) -> None:
+    """The changes detected on the run are retracted, not deleted: a triaged change keeps
+    its status, note and trail, and the trail says who retracted it."""
+    retracted = session.scalars(
+        update(Regression)
+        .where(Regression.run_id == run_id, Regression.retracted_at.is_(None))
+        .values(retracted_at=func.now())
+        .returning(Regression.id)
+    ).all()
+    session.add_all(
+        RegressionEvent(
+            regression_id=regression_id,
+            actor=deleted_by,
+            token_id=deleter.token_id if deleter else None,
+            changes={"retracted": [False, True]},
+        )
+        for regression_id in retracted
     )
 
 

@@ -27,4 +27,4 @@ def update_suite(
     """Change the settings and study metadata sent (partial update); needs a `maintain`
     token for the suite."""
     token.require_suite(suite)
-    return service.update_suite(session, suite, update)
+    return service.update_suite(session, suite, update, token_id=token.token_id)

@@ -44,7 +44,9 @@ def get_suite(session: Session, suite: str) -> SuiteSettings:
     )
 
 
-def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSettings:
+def update_suite(
+    session: Session, suite: str, update: SuiteUpdate, *, token_id: int | None
+) -> SuiteSettings:
     """Set what was sent; a suite without runs yet is created (settings may come first)."""
     sent = update.model_dump(exclude_unset=True)
     if not sent:
@@ -60,6 +62,7 @@ def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSett
     for name in _LIST_SETTINGS:
         if name in sent and sent[name] is None:
             sent[name] = []
+    sent["token_id"] = token_id
     statement = pg_insert(Suite).values(name=suite, **sent)
     session.execute(
         statement.on_conflict_do_update(
