@@ -82,6 +82,24 @@ async def _read_access(
     return viewer
 
 
+def _caller(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal | None:
+    return _principal(session, credentials)
+
+
+def _operational_read(
+    settings: SettingsDep, caller: Annotated[Principal | None, Depends(_caller)]
+) -> None:
+    if not settings.public_read and caller is None:
+        raise Unauthorized("this server's figures need a token (BENCHBOARD_PUBLIC_READ=false)")
+
+
+# The token of a request, if it sent one (a token that is not live is refused).
+CallerDep = Annotated[Principal | None, Depends(_caller)]
+# Operational reads (/metrics): a token when reads need one.
+OperationalRead = Depends(_operational_read)
 UploadToken = Annotated[Principal, Depends(_require("upload"))]
 MaintainerToken = Annotated[Principal, Depends(_require("maintain"))]
 AdminToken = Annotated[Principal, Depends(_require("admin"))]

@@ -5,6 +5,8 @@ private suite) walk the OpenAPI's GET routes and fail on one missing here: a new
 route gets its line in `seeded_read_urls`, naming the seeded ids its path needs.
 """
 
+from typing import Any
+
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -23,12 +25,18 @@ def public_reads(app: FastAPI) -> set[str]:
     return {path for path, operations in paths.items() if "get" in operations} - NOT_PUBLIC_READS
 
 
-def seeded_read_urls(client: TestClient, run_ids: list[str]) -> dict[str, str]:
+def seeded_read_urls(
+    client: TestClient, run_ids: list[str], headers: dict[str, str] | None = None
+) -> dict[str, str]:
     """A URL for each public read route over the suite of `run_ids` (a history with a
-    regression, as tests.history_builder.STEPPED uploads), as `client` sees it."""
-    suite = client.get(f"/api/v1/runs/{run_ids[0]}").json()["suite"]
-    regression = client.get("/api/v1/regressions", params={"suite": suite}).json()["items"][0]["id"]
-    series = client.get("/api/v1/series", params={"suite": suite}).json()["items"][0]["id"]
+    regression, as tests.history_builder.STEPPED uploads), found with `headers`."""
+
+    def first(path: str, **params: str) -> Any:
+        return client.get(path, params=params, headers=headers).json()["items"][0]["id"]
+
+    suite = client.get(f"/api/v1/runs/{run_ids[0]}", headers=headers).json()["suite"]
+    regression = first("/api/v1/regressions", suite=suite)
+    series = first("/api/v1/series", suite=suite)
     return {
         "/api/v1/suites": "/api/v1/suites",
         "/api/v1/suites/{suite}": f"/api/v1/suites/{suite}",

@@ -15,6 +15,7 @@ from benchboard.annotations.schemas import (
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import Annotation, Hardware, Run, Series
 from benchboard.tokens.service import Principal
+from benchboard.tokens.visibility import Viewer
 
 
 def _query() -> Select[Any]:
@@ -97,10 +98,21 @@ def get_annotation(session: Session, annotation_id: int) -> AnnotationOut:
 
 
 def list_annotations(
-    session: Session, *, series_id: int | None, suite: str | None, hardware: str | None
+    session: Session,
+    viewer: Viewer,
+    *,
+    series_id: int | None,
+    suite: str | None,
+    hardware: str | None,
 ) -> AnnotationList:
-    """With series_id: every note that applies to it (its own, its suite's, its machine's)."""
-    query = _query().order_by(Annotation.at)
+    """With series_id: every note that applies to it (its own, its suite's, its machine's).
+    Notes on the suites hidden from the viewer, or on their series, are left out."""
+    query = _query().order_by(Annotation.at).where(viewer.shows(Annotation.suite))
+    if viewer.hidden:
+        on_hidden_series = select(Series.id).where(
+            Series.id == Annotation.series_id, ~viewer.shows(Series.suite)
+        )
+        query = query.where(~on_hidden_series.exists())
     if series_id is not None:
         series = session.get(Series, series_id)
         if series is None:

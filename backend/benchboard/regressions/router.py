@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from benchboard.bounds import BoundedJsonRoute, Id64
-from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
+from benchboard.deps import MaintainerToken, ReadAccess, SessionDep, ViewerDep
 from benchboard.errors import ErrorOut
 from benchboard.regressions import context, deliveries, series_state, service
 from benchboard.regressions.schemas import (
@@ -35,6 +35,8 @@ def regression_filter(
     status: TriageStatus | None = None,
     direction: ChangeDirection | None = None,
     since: datetime | None = None,
+    *,
+    viewer: ViewerDep,
 ) -> RegressionFilter:
     return RegressionFilter(
         suite=suite,
@@ -46,6 +48,7 @@ def regression_filter(
         status=status,
         direction=direction,
         since=since,
+        hidden=viewer.hidden,
     )
 
 

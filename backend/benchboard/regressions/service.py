@@ -78,6 +78,7 @@ class RegressionFilter:
     status: TriageStatus | None = None
     direction: ChangeDirection | None = None
     since: datetime | None = None
+    hidden: frozenset[str] = frozenset()  # private suites the reader may not see
 
     def series_conditions(self, table: Any = Series) -> list[ColumnElement[bool]]:
         """The conditions on the series alone (joined with Hardware); the default branch's
@@ -92,6 +93,8 @@ class RegressionFilter:
         if self.series_id is not None:
             equal_to.append((table.id, self.series_id))
         conditions = [column == value for column, value in equal_to if value is not None]
+        if self.hidden:
+            conditions.append(table.suite.not_in(sorted(self.hidden)))
         if self.branch is not None:
             conditions.append(table.branch == self.branch)
         elif self.series_id is None:

@@ -54,9 +54,12 @@ class RunFilter:
     tags: Mapping[str, str] = field(default_factory=dict)
     since: datetime | None = None
     until: datetime | None = None
+    hidden: frozenset[str] = frozenset()  # private suites the reader may not see
 
     def conditions(self) -> list[ColumnElement[bool]]:
         conditions: list[ColumnElement[bool]] = []
+        if self.hidden:
+            conditions.append(Run.suite.not_in(sorted(self.hidden)))
         if self.suite is not None:
             conditions.append(Run.suite == self.suite)
         if self.branch is not None:

@@ -10,7 +10,14 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from benchboard.collector import collector_paused
-from benchboard.deps import AdminToken, ReadAccess, SessionDep, SettingsDep, UploadToken
+from benchboard.deps import (
+    AdminToken,
+    ReadAccess,
+    SessionDep,
+    SettingsDep,
+    UploadToken,
+    ViewerDep,
+)
 from benchboard.errors import ErrorOut
 from benchboard.query_params import key_values
 from benchboard.runs import batch, deletion, queries, store
@@ -37,6 +44,8 @@ def run_filter(
     since: datetime | None = None,
     until: datetime | None = None,
     tag: Annotated[list[str] | None, Query(description="k=v, repeatable")] = None,
+    *,
+    viewer: ViewerDep,
 ) -> RunFilter:
     return RunFilter(
         suite=suite,
@@ -45,6 +54,7 @@ def run_filter(
         tags=key_values(tag or [], "tag"),
         since=since,
         until=until,
+        hidden=viewer.hidden,
     )
 
 

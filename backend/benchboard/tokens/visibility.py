@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, select, true
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import QueryableAttribute, Session
 
 from benchboard.errors import NotFound
 from benchboard.models import Regression, Run, Series, Suite
@@ -34,7 +34,7 @@ class Viewer:
         if suite in self.hidden:
             raise NotFound(f"no {what}")
 
-    def shows(self, column: ColumnElement[str]) -> ColumnElement[bool]:
+    def shows(self, column: ColumnElement[Any] | QueryableAttribute[Any]) -> ColumnElement[bool]:
         """SQL: the suite in `column` is visible (null, e.g. a machine's annotation, is)."""
         if not self.hidden:
             return true()
