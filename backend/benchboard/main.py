@@ -20,6 +20,7 @@ from benchboard.db import make_engine, make_session_factory
 from benchboard.delivery import SecurityHeaders, serve_dashboard
 from benchboard.errors import document_error_envelope, install_error_handlers
 from benchboard.findings.router import router as findings_router
+from benchboard.hardware.router import router as hardware_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
 from benchboard.regressions.router import router as regressions_router
@@ -85,6 +86,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         annotations_router,
         tool_formats_router,
         tokens_router,
+        hardware_router,
     ):
         app.include_router(router)
     serve_dashboard(app, settings.static_dir)

@@ -57,7 +57,8 @@ def _created_at() -> Mapped[datetime]:
 
 
 class Hardware(Base):
-    """A machine; the name identifies it (same name = same machine)."""
+    """A machine; the name identifies it (same name = same machine). `info` is its shared
+    description: the first upload's, then only a maintainer's (each run keeps its own)."""
 
     __tablename__ = "hardware"
 
@@ -179,6 +180,8 @@ class Run(Base):
     # `git.branch`, else the suite's default branch when the run was uploaded.
     branch: Mapped[str] = mapped_column(Text)
     hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
+    # The machine as this run described it (null: runs stored before it was kept).
+    hardware_info: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     environment: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     tags: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     result_count: Mapped[int] = mapped_column(Integer)

@@ -8,7 +8,8 @@ private suites (`suite.visibility`). `last_used_at` shows in the token list;
 Git URLs with user info (a CI clone URL holds the job's token) are stripped of it in
 the stored runs and in the uploads kept for download and in the deletion log.
 
-Deleting a run keeps the record: its regressions are retracted (the deletion sets
+Each run keeps the machine's description it was sent (`run.hardware_info`); uploads no
+longer merge into the machine's shared one. Deleting a run keeps the record: its regressions are retracted (the deletion sets
 `run_id` null) with their audit trail, its annotations stay at their time. Writes name
 the token that made them (`token_id`) beside its name.
 
@@ -75,6 +76,11 @@ def upgrade() -> None:
     op.create_check_constraint(
         op.f("ck_suite_visibility"), "suite", "visibility IN ('public', 'private')"
     )
+    # The machine as each run described it; older runs show the machine's (left null:
+    # reading every stored upload back would rewrite the whole run table).
+    op.add_column(
+        "run", sa.Column("hardware_info", postgresql.JSONB(astext_type=sa.Text()), nullable=True)
+    )
     _keep_records_of_deleted_runs("SET NULL")
     op.alter_column("regression", "run_id", nullable=True)
     for table in _BY_TOKEN:
@@ -102,6 +108,7 @@ def _keep_records_of_deleted_runs(ondelete: str) -> None:
 
 
 def downgrade() -> None:
+    op.drop_column("run", "hardware_info")
     for table in _BY_TOKEN:
         op.drop_column(table, "token_id")
     op.execute("DELETE FROM regression WHERE run_id IS NULL")

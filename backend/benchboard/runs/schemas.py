@@ -86,12 +86,11 @@ class GitInfo(Strict):
         return repo
 
 
-class HardwareIn(BaseModel):
-    """`name` identifies the machine; further string/number keys are kept."""
+class HardwareDescription(BaseModel):
+    """What a machine is: known keys, and further string/number keys, kept as sent."""
 
     model_config = ConfigDict(extra="allow")
 
-    name: Name
     cpu: Text | None = None
     cores: Count | None = None
     memory_gb: Annotated[FiniteNumber, Field(ge=0)] | None = None
@@ -115,6 +114,13 @@ class HardwareIn(BaseModel):
             if is_number and not abs(value) <= FINITE_MAX:
                 raise ValueError(f"{key}: must be a finite number within ±{FINITE_MAX:g}")
         return self
+
+
+class HardwareIn(HardwareDescription):
+    """`name` identifies the machine; its description is the run's own (the machine's
+    shared one is a maintainer's: PUT /api/v1/hardware/{name})."""
+
+    name: Name
 
 
 class Stats(Strict):
