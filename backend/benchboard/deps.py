@@ -75,8 +75,8 @@ async def _read_access(
         raise Unauthorized("reads need a token on this server (BENCHBOARD_PUBLIC_READ=false)")
     # The first query of an anonymous read: its ETag must not be newer than its answer.
     shared = settings.public_read and principal is None
-    await run_in_threadpool(conditional_read, request, session, public=shared)
-    viewer = await run_in_threadpool(viewer_of, session, principal)
+    private = await run_in_threadpool(conditional_read, request, session, public=shared)
+    viewer = await run_in_threadpool(viewer_of, session, principal, private)
     path, query = request.path_params, request.query_params
     await run_in_threadpool(hide_private_ids, session, viewer, path, query)
     return viewer

@@ -41,12 +41,15 @@ class Viewer:
         return column.is_(None) | column.not_in(sorted(self.hidden))
 
 
-EVERYONE = Viewer(principal=None, hidden=frozenset())
-
-
-def viewer_of(session: Session, principal: Principal | None) -> Viewer:
-    """The private suites `principal` does not cover are hidden from it."""
-    private = session.scalars(select(Suite.name).where(Suite.visibility == "private"))
+def viewer_of(
+    session: Session, principal: Principal | None, private: frozenset[str] | None
+) -> Viewer:
+    """The private suites `principal` does not cover are hidden from it. `private`: their
+    names if read already (with the data version, caching.py), else they are read here."""
+    if private is None:
+        private = frozenset(
+            session.scalars(select(Suite.name).where(Suite.visibility == "private"))
+        )
     readable = principal is not None and principal.may("read")
     hidden = frozenset(s for s in private if not (readable and principal and principal.covers(s)))
     return Viewer(principal=principal, hidden=hidden)

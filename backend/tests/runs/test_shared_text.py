@@ -71,7 +71,8 @@ def test_upload_tags_never_title_nor_describe_the_suite(
 ) -> None:
     tags = {"description": "Hijacked by an uploader", "title": "Not the title"}
     _upload(client, auth, name="Dart tiny file writes", tags=tags)
-    (suite,) = client.get("/api/v1/suites").json()["items"]
+    items = client.get("/api/v1/suites").json()["items"]
+    (suite,) = [s for s in items if s["suite"] == "sync-vs-async-io"]
     assert suite["description"] is None
     assert suite["title"] == "Dart tiny file writes"
     study = client.get("/api/v1/suites/sync-vs-async-io/study").json()
