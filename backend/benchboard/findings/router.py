@@ -11,10 +11,10 @@ from benchboard.findings.schemas import FindingList, FindingsUpdate
 router = APIRouter(prefix="/api/v1/suites", tags=["findings"], route_class=BoundedJsonRoute)
 
 
-@router.get("/{suite}/findings", dependencies=[ReadAccess])
+@router.get("/{suite}/findings", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})
 def list_findings(suite: SuiteName, session: SessionDep) -> FindingList:
     """The study's pinned findings in their order, each a ratio worded for readers."""
-    return FindingList(items=service.list_findings(session, [suite]))
+    return FindingList(items=service.list_suite_findings(session, suite))
 
 
 @router.put(

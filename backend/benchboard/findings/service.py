@@ -131,6 +131,14 @@ def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -
     )
 
 
+def list_suite_findings(session: Session, suite: str) -> list[FindingOut]:
+    """One suite's findings; 404 for a suite that does not exist, as for a private one
+    (tokens/visibility.py), so that the answer does not tell them apart."""
+    if session.get(Suite, suite) is None:
+        raise NotFound(f"no suite {suite!r}")
+    return list_findings(session, [suite])
+
+
 def list_findings(
     session: Session, suites: Sequence[str] | None = None, *, first_only: bool = False
 ) -> list[FindingOut]:

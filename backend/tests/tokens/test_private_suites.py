@@ -88,6 +88,11 @@ def test_the_private_suite_is_listed_for_its_token(
     assert PRIVATE_SUITE not in [s["suite"] for s in anonymous]
     facets = client.get("/api/v1/facets").json()
     assert MARK not in str(facets)
+    # A private suite's URL answers as one of no suite at all.
+    for path in ("", "/study", "/findings"):
+        unknown = client.get(f"/api/v1/suites/no-such-suite{path}")
+        hidden = client.get(f"/api/v1/suites/{PRIVATE_SUITE}{path}")
+        assert unknown.status_code == hidden.status_code == 404, path
     admin = token(session, "root", "admin")
     assert client.get(f"/api/v1/runs/{private_history[0]}", headers=admin).status_code == 200
 

@@ -4211,6 +4211,15 @@ export interface operations {
                     "application/json": components["schemas"]["FindingList"];
                 };
             };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description Invalid input: the error envelope names each bad field */
             422: {
                 headers: {
