@@ -154,29 +154,34 @@ def _code_version() -> bytes:
     return digest.digest()
 
 
-def data_version(session: Session) -> str:
-    """The committed data's version, as a quoted strong entity tag."""
-    snapshot = session.scalar(text("SELECT pg_current_snapshot()::text"))
-    return _version_tag(snapshot)
+# The version, and in the same round trip the private suites, which every anonymous read
+# hides (tokens/visibility.py): hiding them costs a read no statement.
+VERSION_QUERY = text(
+    "SELECT pg_current_snapshot()::text, ARRAY(SELECT name FROM suite WHERE visibility = 'private')"
+)
 
 
-def _version_tag(snapshot: object) -> str:
+def data_version(session: Session) -> tuple[str, frozenset[str]]:
+    """The committed data's version, as a quoted strong entity tag, and the private
+    suites' names."""
+    snapshot, private = session.execute(VERSION_QUERY).one()
     digest = hashlib.blake2b(_code_version() + str(snapshot).encode(), digest_size=12)
-    return f'"{digest.hexdigest()}"'
+    return f'"{digest.hexdigest()}"', frozenset(private)
 
 
-def conditional_read(request: Request, session: Session, *, public: bool) -> None:
+def conditional_read(request: Request, session: Session, *, public: bool) -> frozenset[str] | None:
     """Decide this read's caching; raise NotModified when the client's copy is current.
+    The private suites' names, when the version was read (a public read), else None.
 
     Call it before any other query of the answer (see the module's docstring)."""
     policy = request.scope.get(_POLICY_KEY)
     if not isinstance(policy, ReadPolicy) or request.method not in ("GET", "HEAD"):
-        return
+        return None
     if not public:
         policy.cache_control = PRIVATE
-        return
+        return None
     policy.cache_control = PUBLIC
-    policy.etag = data_version(session)
+    policy.etag, private = data_version(session)
     held = _held_version(request.headers.get("if-none-match", ""), policy.etag)
     if held is not None:
         raise NotModified(held, PUBLIC)
@@ -184,6 +189,7 @@ def conditional_read(request: Request, session: Session, *, public: bool) -> Non
     kept = cache.get((policy.etag, _url(request.scope))) if cache else None
     if kept is not None:
         raise KeptAnswer(kept)
+    return private
 
 
 def _held_version(if_none_match: str, current: str) -> str | None:
@@ -362,7 +368,7 @@ def serve_kept(app: FastAPI, cache: ReadCache) -> None:
         state = app.state
         factory: sessionmaker[Session] = state.read_session_factory or state.session_factory
         with factory() as session:
-            return data_version(session)
+            return data_version(session)[0]
 
     clock = VersionClock(read_version)
     app.add_middleware(ServeKept, cache=cache, clock=clock, settings=app.state.settings)

@@ -9,6 +9,7 @@ import argparse
 import getpass
 import logging
 import os
+import re
 import shutil
 import signal
 import sys
@@ -28,6 +29,7 @@ from benchboard.db import make_engine
 from benchboard.errors import AppError
 from benchboard.migrate import upgrade_database
 from benchboard.tokens import service as tokens
+from benchboard.tokens.service import SUITE_PATTERN
 from benchboard.vocabulary import TOKEN_SCOPES
 
 logger = logging.getLogger("benchboard")
@@ -155,9 +157,18 @@ def retention(settings: Settings, args: argparse.Namespace) -> None:
     print(f"  kept {report.runs_kept:,} runs pinned by findings, triaged regressions or notes")
 
 
+def _suite_pattern(value: str) -> str:
+    if not re.fullmatch(SUITE_PATTERN, value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a suite name nor a `prefix-*`")
+    return value
+
+
 def token_create(settings: Settings, args: argparse.Namespace) -> None:
     def work(session: Session) -> None:
-        print(tokens.create_token(session, name=args.name, scope=args.scope))
+        secret = tokens.create_token(
+            session, name=args.name, scope=args.scope, suites=args.suite or None
+        )
+        print(secret)
 
     _in_transaction(settings, work)
 
@@ -166,7 +177,8 @@ def token_list(settings: Settings, _: argparse.Namespace) -> None:
     def work(session: Session) -> None:
         for token in tokens.list_tokens(session):
             state = f"revoked {token.revoked_at:%Y-%m-%d}" if token.revoked_at else "active"
-            print(f"{token.name}\t{token.scope}\t{token.created_at:%Y-%m-%d}\t{state}")
+            suites = ",".join(token.suites) if token.suites is not None else "*"
+            print(f"{token.name}\t{token.scope}\t{suites}\t{token.created_at:%Y-%m-%d}\t{state}")
 
     _in_transaction(settings, work)
 
@@ -181,7 +193,7 @@ def run_delete(settings: Settings, args: argparse.Namespace) -> None:
 
     def work(session: Session) -> None:
         who = f"cli:{getpass.getuser()}"
-        deleted = delete_run(session, args.run_id, deleted_by=who, token_id=None)
+        deleted = delete_run(session, args.run_id, deleted_by=who, deleter=None)
         print(
             f"deleted run {deleted.id}: {deleted.result_count} results; "
             f"{deleted.requeued_series} series queued for change detection, "
@@ -246,6 +258,12 @@ def _parser() -> argparse.ArgumentParser:
     create = token.add_parser("create", help="create a token and print it (only time shown)")
     create.add_argument("--name", required=True)
     create.add_argument("--scope", required=True, choices=TOKEN_SCOPES)
+    create.add_argument(
+        "--suite",
+        action="append",
+        type=_suite_pattern,
+        help="a suite it acts on: a name or `prefix-*` (repeatable; none: every suite)",
+    )
     create.set_defaults(run=token_create)
     token.add_parser("list", help="list tokens (never their secrets)").set_defaults(run=token_list)
     revoke = token.add_parser("revoke", help="revoke a token by name")

@@ -120,7 +120,9 @@ def set_demo_studies(session: Session) -> None:
             )
             for finding in study.findings
         ]
-        replace_findings(session, suite, FindingsUpdate(findings=findings), actor="demo")
+        replace_findings(
+            session, suite, FindingsUpdate(findings=findings), actor="demo", token_id=None
+        )
     session.flush()
 
 

@@ -11,7 +11,8 @@ from benchboard.caching import conditional_read
 from benchboard.config import Settings
 from benchboard.db import get_session
 from benchboard.errors import Forbidden, Unauthorized
-from benchboard.tokens.service import Principal, authenticate
+from benchboard.tokens.service import Principal, authenticate, touch
+from benchboard.tokens.visibility import Viewer, hide_private_ids, viewer_of
 
 # scope="function": the commit happens before the response is sent, so a 201 means the
 # run is stored and readable (the default scope would commit after the response).
@@ -33,9 +34,15 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 def _principal(
     session: Session, credentials: HTTPAuthorizationCredentials | None
 ) -> Principal | None:
+    """The token's principal; None without one. A token sent that is not live (unknown,
+    revoked) is refused, on reads too: its holder learns at once that it is gone."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         return None
-    return authenticate(session, credentials.credentials)
+    principal = authenticate(session, credentials.credentials)
+    if principal is None:
+        raise Unauthorized("the token is not valid (unknown or revoked)")
+    touch(session, principal)
+    return principal
 
 
 def _require(permission: str):  # type: ignore[no-untyped-def]
@@ -58,15 +65,45 @@ async def _read_access(
     session: SessionDep,
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> None:
-    public = settings.public_read
-    if not public and await run_in_threadpool(_principal, session, credentials) is None:
+) -> Viewer:
+    """Who reads: anonymous readers see public suites; a token also the private suites
+    it covers. An answer to a token is never kept nor shared (caching.py)."""
+    principal = None
+    if credentials is not None:
+        principal = await run_in_threadpool(_principal, session, credentials)
+    if not settings.public_read and principal is None:
         raise Unauthorized("reads need a token on this server (BENCHBOARD_PUBLIC_READ=false)")
-    # The first query of every read: its ETag must not be newer than its answer.
-    await run_in_threadpool(conditional_read, request, session, public=public)
+    # The first query of an anonymous read: its ETag must not be newer than its answer.
+    shared = settings.public_read and principal is None
+    private = await run_in_threadpool(conditional_read, request, session, public=shared)
+    viewer = await run_in_threadpool(viewer_of, session, principal, private)
+    path, query = request.path_params, request.query_params
+    await run_in_threadpool(hide_private_ids, session, viewer, path, query)
+    return viewer
 
 
+def _caller(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal | None:
+    return _principal(session, credentials)
+
+
+def _operational_read(
+    settings: SettingsDep, caller: Annotated[Principal | None, Depends(_caller)]
+) -> None:
+    if not settings.public_read and caller is None:
+        raise Unauthorized("this server's figures need a token (BENCHBOARD_PUBLIC_READ=false)")
+
+
+# The token of a request, if it sent one (a token that is not live is refused).
+CallerDep = Annotated[Principal | None, Depends(_caller)]
+# Operational reads (/metrics): a token when reads need one.
+OperationalRead = Depends(_operational_read)
 UploadToken = Annotated[Principal, Depends(_require("upload"))]
 MaintainerToken = Annotated[Principal, Depends(_require("maintain"))]
 AdminToken = Annotated[Principal, Depends(_require("admin"))]
 ReadAccess = Depends(_read_access)
+# A read's viewer, for the routes whose answers name suites (one dependency: FastAPI runs
+# it once per request, with ReadAccess).
+ViewerDep = Annotated[Viewer, ReadAccess]

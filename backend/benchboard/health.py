@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from benchboard.bounds import Id64
-from benchboard.deps import MaintainerToken, SessionDep
+from benchboard.deps import CallerDep, MaintainerToken, OperationalRead, SessionDep, SettingsDep
 from benchboard.errors import ErrorOut, NotFound
 from benchboard.metrics import exposition
 from benchboard.models import Series, WebhookDelivery
@@ -39,12 +39,18 @@ class DetectionQueueOut(BaseModel):
 
 class HealthOut(BaseModel):
     status: str
-    detection: DetectionQueueOut
+    detection: DetectionQueueOut | None = Field(
+        description="null without a token when reads need one (BENCHBOARD_PUBLIC_READ=false)"
+    )
 
 
 @router.get("/api/v1/health")
-def get_health(session: SessionDep) -> HealthOut:
-    """`ok` once the database answers, with how far change detection is behind."""
+def get_health(session: SessionDep, settings: SettingsDep, caller: CallerDep) -> HealthOut:
+    """`ok` once the database answers, with how far change detection is behind. A
+    server whose reads need a token tells the rest only to one."""
+    if not settings.public_read and caller is None:
+        session.execute(select(1))  # the database answers: a load balancer's question
+        return HealthOut(status="ok", detection=None)
     status = queue_status(session)
     age = None if status.oldest_age_s is None else round(status.oldest_age_s, 3)
     return HealthOut(
@@ -65,15 +71,17 @@ def get_health(session: SessionDep) -> HealthOut:
     tags=["series"],
     responses={code: {"model": ErrorOut} for code in (401, 403, 404)},
 )
-def retry_series_detection(series_id: Id64, session: SessionDep, _: MaintainerToken) -> None:
+def retry_series_detection(series_id: Id64, session: SessionDep, token: MaintainerToken) -> None:
     """Queue a check of the series now; one marked failing is tried afresh (what new data
     would do)."""
-    if session.get(Series, series_id) is None:
+    series = session.get(Series, series_id)
+    if series is None:
         raise NotFound(f"no series {series_id}")
+    token.require_suite(series.suite)
     enqueue_series(session, [series_id])
 
 
-@router.get("/metrics", include_in_schema=False)
+@router.get("/metrics", include_in_schema=False, dependencies=[OperationalRead])
 def get_metrics(session: SessionDep) -> Response:
     """Prometheus text exposition (see benchboard.metrics)."""
     body, content_type = exposition(_PipelineGauges(session))

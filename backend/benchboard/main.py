@@ -8,6 +8,7 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette_compress import CompressMiddleware
 
+from benchboard.access.router import router as tokens_router
 from benchboard.admission import Admission
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
@@ -19,6 +20,7 @@ from benchboard.db import make_engine, make_session_factory
 from benchboard.delivery import SecurityHeaders, serve_dashboard
 from benchboard.errors import document_error_envelope, install_error_handlers
 from benchboard.findings.router import router as findings_router
+from benchboard.hardware.router import router as hardware_router
 from benchboard.health import router as health_router
 from benchboard.metrics import RequestMetrics
 from benchboard.publication.pages import pages_router
@@ -90,6 +92,8 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         webhooks_router,
         annotations_router,
         tool_formats_router,
+        tokens_router,
+        hardware_router,
         publication_router,
         pages_router,  # before the dashboard's catch-all: these pages carry sharing cards
     ):

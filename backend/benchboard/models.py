@@ -25,7 +25,12 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from benchboard.vocabulary import CHANGE_DIRECTIONS, TOKEN_SCOPES, TRIAGE_STATUSES
+from benchboard.vocabulary import (
+    CHANGE_DIRECTIONS,
+    SUITE_VISIBILITIES,
+    TOKEN_SCOPES,
+    TRIAGE_STATUSES,
+)
 from benchboard_ingest.vocabulary import DIRECTIONS, MODES
 
 NAMING_CONVENTION = {
@@ -52,7 +57,8 @@ def _created_at() -> Mapped[datetime]:
 
 
 class Hardware(Base):
-    """A machine; the name identifies it (same name = same machine)."""
+    """A machine; the name identifies it (same name = same machine). `info` is its shared
+    description: the first upload's, then only a maintainer's (each run keeps its own)."""
 
     __tablename__ = "hardware"
 
@@ -71,8 +77,14 @@ class ApiToken(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(Text, unique=True)
     scope: Mapped[str] = mapped_column(Text)
+    # The suites it acts on: exact names or `prefix-*` patterns; null: every suite.
+    suites: Mapped[list[str] | None] = mapped_column(ARRAY(Text))
     token_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    # The token that made it over the API; null: the CLI on the server.
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
+    # Kept to the minute (tokens.service.touch): not a write per request.
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
@@ -83,8 +95,11 @@ class Suite(Base):
     """Per-suite settings. Every suite with a run has a row (the upload creates it)."""
 
     __tablename__ = "suite"
+    __table_args__ = (_one_of("visibility", SUITE_VISIBILITIES, "visibility"),)
 
     name: Mapped[str] = mapped_column(Text, primary_key=True)
+    # A private suite is read only with a token that covers it (tokens/visibility.py).
+    visibility: Mapped[str] = mapped_column(Text, server_default="public")
     # Where runs without `git.branch` count, and which branch default views show.
     default_branch: Mapped[str] = mapped_column(Text, server_default=DEFAULT_BRANCH)
     # A study's page: what a maintainer says about the suite (its runs' tags say the rest).
@@ -95,6 +110,8 @@ class Suite(Base):
     links: Mapped[list[dict[str, str]]] = mapped_column(JSONB, server_default="[]")
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+    # The token that last changed the settings.
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 class Finding(Base):
@@ -124,6 +141,7 @@ class Finding(Base):
     context: Mapped[str | None] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
 
 
@@ -162,6 +180,8 @@ class Run(Base):
     # `git.branch`, else the suite's default branch when the run was uploaded.
     branch: Mapped[str] = mapped_column(Text)
     hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
+    # The machine as this run described it (null: runs stored before it was kept).
+    hardware_info: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     environment: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     tags: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     result_count: Mapped[int] = mapped_column(Integer)
@@ -350,7 +370,8 @@ class Regression(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    # Null once its run was deleted: the change is then retracted, its trail kept.
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     direction: Mapped[str] = mapped_column(Text)
     relative_change: Mapped[float] = mapped_column(Double)
@@ -380,6 +401,8 @@ class RegressionEvent(Base):
         ForeignKey("regression.id", ondelete="CASCADE"), index=True
     )
     actor: Mapped[str] = mapped_column(Text)
+    # The token that made the change; null: the detector, the CLI, or before tokens had ids.
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     changes: Mapped[dict[str, Any]] = mapped_column(JSONB)
     at: Mapped[datetime] = _created_at()
 
@@ -399,10 +422,12 @@ class Annotation(Base):
     )
     suite: Mapped[str | None] = mapped_column(Text, index=True)
     hardware_id: Mapped[int | None] = mapped_column(ForeignKey("hardware.id"), index=True)
-    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    # Null once the run was deleted: the note stays at `at`, the run's time.
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
     # Given, or the pinned run's started_at: every annotation has a place on the time axis.
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     created_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
 

@@ -1,6 +1,6 @@
 """Reads from a streaming replica (DATABASE_READ_URL), writes to the primary.
 
-Public reads (GET and HEAD under /api/, the health check apart) run on the replica, so
+Public reads (anonymous GET and HEAD under /api/, the health check apart) run on the replica, so
 read capacity grows apart from the writer. A replica is a little behind: an answer of
 404 (what was just written is not there yet: the URL in a 201) or of 5xx (the replica
 is down) is not sent; the same request runs again on the primary. So a URL the service
@@ -68,10 +68,13 @@ class _FirstAttempt:
 
 
 def _public_read(scope: Scope) -> bool:
+    """An anonymous read: one with a token runs on the primary, which knows at once that
+    a token was revoked (and records its use)."""
     path = str(scope.get("path", ""))
     return (
         scope["type"] == "http"
         and scope.get("method") in ("GET", "HEAD")
         and path.startswith("/api/")
         and not path.startswith(_PRIMARY_PATHS)
+        and not any(name == b"authorization" for name, _ in scope.get("headers", ()))
     )

@@ -23,8 +23,12 @@ TriageStatus = Literal[
 TRIAGE_STATUSES: tuple[TriageStatus, ...] = get_args(TriageStatus)
 
 # What an API token may do (see tokens.service for the grants of each).
-TokenScope = Literal["upload", "maintain", "admin"]
+TokenScope = Literal["read", "upload", "maintain", "admin"]
 TOKEN_SCOPES: tuple[TokenScope, ...] = get_args(TokenScope)
+
+# Who may read a suite: everyone, or only tokens that cover it.
+SuiteVisibility = Literal["public", "private"]
+SUITE_VISIBILITIES: tuple[SuiteVisibility, ...] = get_args(SuiteVisibility)
 
 # What a baseline comparison says about one series: a change in a direction, or none; in
 # the order a comparison counts and lists them.

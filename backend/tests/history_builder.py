@@ -26,6 +26,7 @@ def upload_history(
     branch: str | None = None,
     *,
     check: bool = True,
+    run_fields: dict[str, Any] | None = None,
     **result_fields: Any,
 ) -> list[str]:
     """One run a day from 2025-01-01 + first_day, so later calls continue the history;
@@ -36,6 +37,7 @@ def upload_history(
         body = run(
             started_at=f"2025-{1 + day // 28:02d}-{1 + day % 28:02d}T00:00:00Z",
             results=[result(value=value, **result_fields)],
+            **(run_fields or {}),
         )
         if branch is not None:
             body["git"] = {"branch": branch, "commit": f"c{day:04d}"}

@@ -9,68 +9,28 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import sessionmaker
 
-from benchboard.caching import PRIVATE, PUBLIC, Kept, ReadCache, VersionClock
+from benchboard.caching import PRIVATE, PUBLIC, VERSION_QUERY, Kept, ReadCache, VersionClock
 from benchboard.config import Settings
 from benchboard.main import create_app
 from tests.builders import run
 from tests.history_builder import STEPPED, upload_history
 from tests.live import live_service_on
+from tests.read_routes import pin_a_finding, public_reads, seeded_read_urls
 from tests.seeded import seeded  # noqa: F401  (a fixture)
 
 STRONG_TAG = re.compile(r'^"[0-9a-f]{24}(-[a-z]+)?"$')
 
 
-# GETs that are not public reads: operational, a maintainer's, the static upload contract.
-NOT_PUBLIC_READS = {"/api/v1/health", "/api/v1/webhooks/deliveries", "/api/v1/schema/upload"}
-
-
-def public_reads(app: FastAPI) -> set[str]:
-    """Every GET the API documents that any reader may call."""
-    paths: dict[str, dict[str, object]] = app.openapi()["paths"]
-    return {path for path, operations in paths.items() if "get" in operations} - NOT_PUBLIC_READS
-
-
 @pytest.fixture
-def read_urls(client: TestClient, auth: dict[str, str]) -> dict[str, str]:
+def read_urls(client: TestClient, auth: dict[str, str], maintain_token: str) -> dict[str, str]:
     """A URL answering 200 for each public read route, over a history with one regression."""
     run_ids = upload_history(client, auth, STEPPED)
-    regression = client.get("/api/v1/regressions").json()["items"][0]["id"]
-    series = client.get("/api/v1/series").json()["items"][0]["id"]
-    suite = "sync-vs-async-io"
-    return {
-        "/api/v1/suites": "/api/v1/suites",
-        "/api/v1/suites/{suite}": f"/api/v1/suites/{suite}",
-        "/api/v1/suites/{suite}/study": f"/api/v1/suites/{suite}/study",
-        "/api/v1/suites/{suite}/findings": f"/api/v1/suites/{suite}/findings",
-        "/api/v1/runs": "/api/v1/runs",
-        "/api/v1/runs/{run_id}": f"/api/v1/runs/{run_ids[0]}",
-        "/api/v1/runs/{run_id}/upload": f"/api/v1/runs/{run_ids[0]}/upload",
-        "/api/v1/runs/{run_id}/baseline-comparison": (
-            f"/api/v1/runs/{run_ids[-1]}/baseline-comparison"
-        ),
-        "/api/v1/facets": "/api/v1/facets",
-        "/api/v1/series": "/api/v1/series",
-        "/api/v1/series/{series_id}/history": f"/api/v1/series/{series}/history",
-        "/api/v1/series/{series_id}/detection": f"/api/v1/series/{series}/detection",
-        "/api/v1/compare/modes": "/api/v1/compare/modes",
-        "/api/v1/compare/runs": (
-            f"/api/v1/compare/runs?baseline={run_ids[0]}&contender={run_ids[-1]}"
-        ),
-        "/api/v1/regressions": "/api/v1/regressions",
-        "/api/v1/regressions/{regression_id}": f"/api/v1/regressions/{regression}",
-        "/api/v1/regressions/{regression_id}/history": (
-            f"/api/v1/regressions/{regression}/history"
-        ),
-        "/api/v1/regressions/{regression_id}/context": (
-            f"/api/v1/regressions/{regression}/context"
-        ),
-        "/api/v1/annotations": "/api/v1/annotations",
-    }
+    pin_a_finding(client, run_ids, {"Authorization": f"Bearer {maintain_token}"})
+    return seeded_read_urls(client, run_ids)
 
 
 def test_every_public_read_has_a_strong_etag_and_answers_304_while_unchanged(
@@ -152,9 +112,7 @@ def test_a_kept_answer_is_the_routes_own_and_costs_only_the_version_query(
             zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
         finally:
             event.remove(connection, "before_cursor_execute", record)
-    assert [sql for sql in statements if "SAVEPOINT" not in sql] == [
-        "SELECT pg_current_snapshot()::text"
-    ] * 2
+    assert [sql for sql in statements if "SAVEPOINT" not in sql] == [str(VERSION_QUERY)] * 2
     assert kept.status_code == zipped.status_code == 200
     assert kept.content == built.content
     assert kept.headers["Content-Type"] == built.headers["Content-Type"]

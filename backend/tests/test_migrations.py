@@ -273,3 +273,53 @@ def test_upgrade_moves_stored_results_into_monthly_partitions_and_back(
             "2025-02",
             "2025-03",
         ]
+
+
+BEFORE_SCOPED_TOKENS = "8b4f6d2c0e15"
+
+
+def test_upgrade_strips_credentials_from_stored_git_urls(
+    settings: Settings, scratch_engine: Engine
+) -> None:
+    """A GitLab CI clone URL (job token) and a GitHub one (installation token) stored
+    before: the run's git, its upload kept for download and the deletion log lose them."""
+    urls = {
+        "11111111-1111-4111-8111-111111111111": "https://gitlab-ci-token:glcbt-64_s3cret@gitlab.example/g/app.git",
+        "22222222-2222-4222-8222-222222222222": "https://x-access-token:ghs_s3cret@github.com/acme/app",
+        "33333333-3333-4333-8333-333333333333": "git@github.com:acme/app.git",
+    }
+    _migrate(settings, scratch_engine, "upgrade", BEFORE_SCOPED_TOKENS)
+    with scratch_engine.begin() as db:
+        db.execute(text("INSERT INTO hardware (id, name) VALUES (1, 'm')"))
+        db.execute(text("INSERT INTO suite (name) VALUES ('s')"))
+        for run_id, url in urls.items():
+            body = f'{{"suite": "s", "git": {{"repo": "{url}", "branch": "main"}}}}'.encode()
+            db.execute(
+                text(
+                    "INSERT INTO run (id, suite, started_at, git, branch, hardware_id,"
+                    " result_count, upload_body, upload_sha256) VALUES (:id, 's', now(),"
+                    " jsonb_build_object('repo', CAST(:url AS text)), 'main', 1, 0, :body, '')"
+                ),
+                {"id": run_id, "url": url, "body": body},
+            )
+            db.execute(
+                text(
+                    "INSERT INTO run_deletion (run_id, suite, hardware, started_at,"
+                    " result_count, deleted_by, upload_body) VALUES (:id, 's', 'm', now(), 0,"
+                    " 'admin', :body)"
+                ),
+                {"id": run_id, "body": body},
+            )
+    _migrate(settings, scratch_engine, "upgrade", "head")
+    with scratch_engine.connect() as db:
+        repos = dict(db.execute(text("SELECT id::text, git->>'repo' FROM run")).tuples().all())
+        assert repos == {
+            "11111111-1111-4111-8111-111111111111": "https://gitlab.example/g/app.git",
+            "22222222-2222-4222-8222-222222222222": "https://github.com/acme/app",
+            "33333333-3333-4333-8333-333333333333": "git@github.com:acme/app.git",
+        }
+        for table in ("run", "run_deletion"):
+            bodies = db.scalars(text(f"SELECT convert_from(upload_body, 'UTF8') FROM {table}"))  # noqa: S608
+            texts = list(bodies)
+            assert not any("s3cret" in body for body in texts), texts
+            assert any('"repo": "https://gitlab.example/g/app.git"' in body for body in texts)

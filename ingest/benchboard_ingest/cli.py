@@ -29,7 +29,7 @@ from .client import (
     upload_run,
 )
 from .gate import FailOn, SummaryContext, one_line, render_summary
-from .gitinfo import capture_git, ci_git
+from .gitinfo import capture_git, ci_git, without_user_info
 from .hardware import capture_hardware
 from .imports.command import add_import_parser, run_import
 from .imports.runs import ImportUsageError
@@ -388,8 +388,17 @@ def _hardware(args: argparse.Namespace, *, local: bool) -> dict[str, Any]:
 
 
 def _git(args: argparse.Namespace, *, local: bool) -> dict[str, str]:
-    """Flags, else what git says in the working directory, else the CI's variables."""
-    git = {**ci_git(os.environ), **capture_git()} if local and not args.no_git else {}
+    """Flags, else what git says in the working directory, else the CI's variables; but
+    the CI's repository URL wins over the checkout's origin, which may hold the job's
+    token (GitLab: `https://gitlab-ci-token:<token>@…`). No URL keeps its user info."""
+    git: dict[str, str] = {}
+    if local and not args.no_git:
+        ci = ci_git(os.environ)
+        git = {**ci, **capture_git()}
+        if "repo" in ci:
+            git["repo"] = ci["repo"]
     flags = {"repo": args.git_repo, "commit": args.git_commit, "branch": args.git_branch}
     git.update({key: value for key, value in flags.items() if value})
+    if "repo" in git:
+        git["repo"] = without_user_info(git["repo"])
     return git

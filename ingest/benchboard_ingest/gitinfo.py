@@ -4,6 +4,24 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+
+def has_user_info(url: str) -> bool:
+    """Whether a URL carries a user or a password (`https://gitlab-ci-token:<job token>@…`).
+
+    scp-style remotes (`git@github.com:acme/app.git`) have no authority part: a user
+    name there is never a secret, and they are left as they are."""
+    parts = urlsplit(url)
+    return bool(parts.netloc) and "@" in parts.netloc
+
+
+def without_user_info(url: str) -> str:
+    """The URL without its user info: a CI job's clone URL holds the job's token."""
+    if not has_user_info(url):
+        return url
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def _git(*args: str, cwd: str | None) -> str | None:
@@ -18,9 +36,11 @@ def _git(*args: str, cwd: str | None) -> str | None:
 
 
 def capture_git(cwd: str | None = None) -> dict[str, str]:
-    """Contract `git`: repo (origin URL), commit, branch; empty outside a repository."""
+    """Contract `git`: repo (origin URL, without user info), commit, branch; empty outside
+    a repository."""
+    origin = _git("config", "--get", "remote.origin.url", cwd=cwd)
     found = {
-        "repo": _git("config", "--get", "remote.origin.url", cwd=cwd),
+        "repo": without_user_info(origin) if origin else None,
         "commit": _git("rev-parse", "HEAD", cwd=cwd),
         "branch": _git("rev-parse", "--abbrev-ref", "HEAD", cwd=cwd),
     }
@@ -44,7 +64,7 @@ def ci_git(environ: Mapping[str, str]) -> dict[str, str]:
         else None
     )
     found = {
-        "repo": github_repo or environ.get("CI_PROJECT_URL"),
+        "repo": without_user_info(github_repo or environ.get("CI_PROJECT_URL") or "") or None,
         "commit": environ.get("GITHUB_SHA") or environ.get("CI_COMMIT_SHA"),
         "branch": github_branch or environ.get("CI_COMMIT_REF_NAME"),
     }

@@ -10,6 +10,7 @@ from conftest import FIXTURES, INTEROP, needs_interop
 from retry_server import RecordingServer
 
 from benchboard_ingest.cli import main
+from benchboard_ingest.gitinfo import has_user_info, without_user_info
 from benchboard_ingest.parsers import asv
 
 WRK = str(FIXTURES / "wrk/wrk_async_aiohttp_latency.txt")
@@ -200,6 +201,59 @@ def test_branch_and_commit_precedence_flags_then_git_then_ci(
     _, out, _ = run_cli(capsys, *dry)
     assert json.loads(out)["git"]["branch"] == "trunk"
     assert json.loads(out)["git"]["commit"] != "c1c1"
+
+
+def _repository_with_origin(path: Path, origin: str) -> None:
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.org"]
+    commands = (
+        ["init", "-q", "-b", "trunk"],
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+        ["remote", "add", "origin", origin],
+    )
+    for command in commands:
+        subprocess.run(["git", *identity, *command], cwd=path, check=True)
+
+
+def test_gitlab_ci_job_token_in_the_origin_is_never_sent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """GitLab CI clones with `https://gitlab-ci-token:<job token>@host/…`: the CI's own
+    project URL is sent instead."""
+    monkeypatch.chdir(tmp_path)
+    _repository_with_origin(
+        tmp_path, "https://gitlab-ci-token:glcbt-s3cret@gitlab.example/g/app.git"
+    )
+    monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example/g/app")
+    _, out, _ = run_cli(capsys, "upload", FIO, "--suite", "s", "--dry-run")
+    assert json.loads(out)["git"]["repo"] == "https://gitlab.example/g/app"
+    assert "s3cret" not in out
+    monkeypatch.delenv("CI_PROJECT_URL")  # outside CI: the origin, without its user info
+    _, out, _ = run_cli(capsys, "upload", FIO, "--suite", "s", "--dry-run")
+    assert json.loads(out)["git"]["repo"] == "https://gitlab.example/g/app.git"
+
+
+def test_github_token_in_the_origin_is_never_sent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _repository_with_origin(tmp_path, "https://x-access-token:ghs_s3cret@github.com/acme/app")
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "acme/app")
+    _, out, _ = run_cli(capsys, "upload", FIO, "--suite", "s", "--dry-run")
+    assert json.loads(out)["git"]["repo"] == "https://github.com/acme/app"
+    flag = ["--git-repo", "https://user:pw@github.com/acme/app"]
+    _, out, _ = run_cli(capsys, "upload", FIO, "--suite", "s", "--dry-run", *flag)
+    assert json.loads(out)["git"]["repo"] == "https://github.com/acme/app"
+    assert "ghs_s3cret" not in out
+
+
+def test_user_info_is_stripped_but_scp_remotes_are_kept() -> None:
+    assert without_user_info("https://oauth2:tok@gitlab.example:8443/g/a") == (
+        "https://gitlab.example:8443/g/a"
+    )
+    assert without_user_info("ssh://git@github.com/acme/app.git") == "ssh://github.com/acme/app.git"
+    assert without_user_info("git@github.com:acme/app.git") == "git@github.com:acme/app.git"
+    assert not has_user_info("https://github.com/acme/app")
 
 
 def test_bad_fail_on_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

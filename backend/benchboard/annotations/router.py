@@ -10,7 +10,7 @@ from benchboard.annotations.schemas import (
     AnnotationOut,
 )
 from benchboard.bounds import BoundedJsonRoute, Id64
-from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
+from benchboard.deps import MaintainerToken, SessionDep, ViewerDep
 from benchboard.errors import ErrorOut
 
 router = APIRouter(prefix="/api/v1/annotations", tags=["annotations"], route_class=BoundedJsonRoute)
@@ -27,25 +27,28 @@ def create_annotation(
     return service.create_annotation(session, annotation, actor=token)
 
 
-@router.get("", dependencies=[ReadAccess])
+@router.get("")
 def list_annotations(
     session: SessionDep,
+    viewer: ViewerDep,
     series_id: Id64 | None = None,
     suite: str | None = None,
     hardware: str | None = None,
 ) -> AnnotationList:
     """Notes in time order; with series_id, every note that applies to that series."""
-    return service.list_annotations(session, series_id=series_id, suite=suite, hardware=hardware)
+    return service.list_annotations(
+        session, viewer, series_id=series_id, suite=suite, hardware=hardware
+    )
 
 
 @router.patch("/{annotation_id}", responses=_WRITE_ERRORS)
 def edit_annotation(
     annotation_id: Id64, edit: AnnotationEdit, session: SessionDep, token: MaintainerToken
 ) -> AnnotationOut:
-    return service.edit_annotation(session, annotation_id, edit)
+    return service.edit_annotation(session, annotation_id, edit, actor=token)
 
 
 @router.delete("/{annotation_id}", status_code=204, responses=_WRITE_ERRORS)
 def delete_annotation(annotation_id: Id64, session: SessionDep, token: MaintainerToken) -> Response:
-    service.delete_annotation(session, annotation_id)
+    service.delete_annotation(session, annotation_id, actor=token)
     return Response(status_code=204)

@@ -50,6 +50,7 @@ class AnnotationOut(BaseModel):
     run_id: uuid.UUID | None
     at: datetime
     created_by: str
+    created_by_token: int | None = Field(description="the id of the token that wrote it")
     created_at: datetime
     updated_at: datetime
 

@@ -15,6 +15,7 @@ from benchboard.annotations.schemas import (
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import Annotation, Hardware, Run, Series
 from benchboard.tokens.service import Principal
+from benchboard.tokens.visibility import Viewer
 
 
 def _query() -> Select[Any]:
@@ -33,6 +34,7 @@ def _out(annotation: Annotation, hardware_name: str | None) -> AnnotationOut:
         run_id=annotation.run_id,
         at=annotation.at,
         created_by=annotation.created_by,
+        created_by_token=annotation.token_id,
         created_at=annotation.created_at,
         updated_at=annotation.updated_at,
     )
@@ -42,7 +44,23 @@ def _missing(path: str, what: str) -> ValidationFailed:
     return ValidationFailed(f"{path}: {what}", [FieldError(path=path, message=what)])
 
 
+def _require_scope(
+    session: Session, actor: Principal, *, series_id: int | None, suite: str | None
+) -> None:
+    """A note on a series or a suite needs a token for its suite; one on a machine (which
+    spans suites) a token for every suite."""
+    if series_id is not None:
+        series = session.get(Series, series_id)
+        if series is not None:
+            actor.require_suite(series.suite)
+    elif suite is not None:
+        actor.require_suite(suite)
+    else:
+        actor.require_every_suite("a machine's annotation")
+
+
 def create_annotation(session: Session, given: AnnotationIn, *, actor: Principal) -> AnnotationOut:
+    _require_scope(session, actor, series_id=given.series_id, suite=given.suite)
     hardware_id = None
     if given.hardware is not None:
         hardware_id = session.scalar(select(Hardware.id).where(Hardware.name == given.hardware))
@@ -65,6 +83,7 @@ def create_annotation(session: Session, given: AnnotationIn, *, actor: Principal
         run_id=given.run_id,
         at=at,
         created_by=actor.name,
+        token_id=actor.token_id,
     )
     session.add(annotation)
     session.flush()
@@ -79,10 +98,21 @@ def get_annotation(session: Session, annotation_id: int) -> AnnotationOut:
 
 
 def list_annotations(
-    session: Session, *, series_id: int | None, suite: str | None, hardware: str | None
+    session: Session,
+    viewer: Viewer,
+    *,
+    series_id: int | None,
+    suite: str | None,
+    hardware: str | None,
 ) -> AnnotationList:
-    """With series_id: every note that applies to it (its own, its suite's, its machine's)."""
-    query = _query().order_by(Annotation.at)
+    """With series_id: every note that applies to it (its own, its suite's, its machine's).
+    Notes on the suites hidden from the viewer, or on their series, are left out."""
+    query = _query().order_by(Annotation.at).where(viewer.shows(Annotation.suite))
+    if viewer.hidden:
+        on_hidden_series = select(Series.id).where(
+            Series.id == Annotation.series_id, ~viewer.shows(Series.suite)
+        )
+        query = query.where(~on_hidden_series.exists())
     if series_id is not None:
         series = session.get(Series, series_id)
         if series is None:
@@ -103,10 +133,18 @@ def list_annotations(
     )
 
 
-def edit_annotation(session: Session, annotation_id: int, edit: AnnotationEdit) -> AnnotationOut:
+def _annotation_to_change(session: Session, annotation_id: int, actor: Principal) -> Annotation:
     annotation = session.get(Annotation, annotation_id)
     if annotation is None:
         raise NotFound(f"no annotation {annotation_id}")
+    _require_scope(session, actor, series_id=annotation.series_id, suite=annotation.suite)
+    return annotation
+
+
+def edit_annotation(
+    session: Session, annotation_id: int, edit: AnnotationEdit, *, actor: Principal
+) -> AnnotationOut:
+    annotation = _annotation_to_change(session, annotation_id, actor)
     for field, value in edit.model_dump(exclude_unset=True).items():
         if value is None:
             raise _missing(field, "may not be null")
@@ -116,9 +154,7 @@ def edit_annotation(session: Session, annotation_id: int, edit: AnnotationEdit) 
     return get_annotation(session, annotation_id)
 
 
-def delete_annotation(session: Session, annotation_id: int) -> None:
-    annotation = session.get(Annotation, annotation_id)
-    if annotation is None:
-        raise NotFound(f"no annotation {annotation_id}")
+def delete_annotation(session: Session, annotation_id: int, *, actor: Principal) -> None:
+    annotation = _annotation_to_change(session, annotation_id, actor)
     session.delete(annotation)
     session.flush()

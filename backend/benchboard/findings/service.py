@@ -131,6 +131,14 @@ def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -
     )
 
 
+def list_suite_findings(session: Session, suite: str) -> list[FindingOut]:
+    """One suite's findings; 404 for a suite that does not exist, as for a private one
+    (tokens/visibility.py), so that the answer does not tell them apart."""
+    if session.get(Suite, suite) is None:
+        raise NotFound(f"no suite {suite!r}")
+    return list_findings(session, [suite])
+
+
 def list_findings(
     session: Session, suites: Sequence[str] | None = None, *, first_only: bool = False
 ) -> list[FindingOut]:
@@ -211,7 +219,7 @@ def _finding_errors(
 
 
 def replace_findings(
-    session: Session, suite: str, update: FindingsUpdate, *, actor: str
+    session: Session, suite: str, update: FindingsUpdate, *, actor: str, token_id: int | None
 ) -> FindingList:
     """Check every finding, then replace the suite's findings with them (all or none)."""
     if session.get(Suite, suite) is None:
@@ -245,6 +253,7 @@ def replace_findings(
             context=f.context,
             note=f.note,
             created_by=actor,
+            token_id=token_id,
         )
         for position, f in enumerate(update.findings)
     )

@@ -29,6 +29,7 @@ from benchboard.errors import AppError, NotFound
 from benchboard.publication import service
 from benchboard.series.filters import DIMENSIONS, SeriesFilter
 from benchboard.studies.service import get_study
+from benchboard.tokens.visibility import viewer_of
 
 pages_router = APIRouter(include_in_schema=False)
 
@@ -99,6 +100,7 @@ def get_study_page(
     suite: str, request: Request, session: SessionDep, settings: SettingsDep
 ) -> HTMLResponse:
     def card() -> Card:
+        viewer_of(session, None, None).require(suite, f"study {suite}")
         study = get_study(session, suite)
         first = study.findings[0].text if study.findings else None
         return Card(
@@ -122,7 +124,8 @@ def get_history_page(
         if not ids:
             raise NotFound("no series named")
         window = _window(request)
-        figure = service.history_figure(session, ids[0], **window)
+        anonymous = viewer_of(session, None, None)
+        figure = service.history_figure(session, anonymous, ids[0], **window)
         kept = urlencode(_window_query(window))
         return Card(
             title=figure.title,
@@ -137,7 +140,8 @@ def get_history_page(
 def get_modes_page(request: Request, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
     def card() -> Card:
         window = _window(request)
-        figure = service.modes_figure(session, _page_filter(request, window))
+        hidden = viewer_of(session, None, None).hidden
+        figure = service.modes_figure(session, _page_filter(request, window, hidden))
         query = urlencode(
             [(k, v) for k, v in request.query_params.multi_items() if k in _FILTER_KEYS]
             + _window_query(window)
@@ -154,7 +158,9 @@ def get_modes_page(request: Request, session: SessionDep, settings: SettingsDep)
 _FILTER_KEYS = {*DIMENSIONS, "branch"}
 
 
-def _page_filter(request: Request, window: dict[str, datetime | None]) -> SeriesFilter:
+def _page_filter(
+    request: Request, window: dict[str, datetime | None], hidden: frozenset[str]
+) -> SeriesFilter:
     """The page's filters as the app reads them from its URL; a page never answers 422."""
     given = request.query_params
     values = {
@@ -163,6 +169,7 @@ def _page_filter(request: Request, window: dict[str, datetime | None]) -> Series
     return SeriesFilter(
         **values,  # type: ignore[arg-type]
         branch=given.get("branch") or None,
+        hidden=hidden,
         **window,  # type: ignore[arg-type]
     )
 

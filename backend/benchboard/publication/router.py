@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from benchboard.bounds import Id64, SuiteName
-from benchboard.deps import ReadAccess, SessionDep
+from benchboard.deps import ReadAccess, SessionDep, ViewerDep
 from benchboard.errors import ErrorOut
 from benchboard.publication import citation, service
 from benchboard.publication.draw import (
@@ -58,12 +58,13 @@ def get_series_chart(
     series_id: Id64,
     frame: FrameDep,
     session: SessionDep,
+    viewer: ViewerDep,
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> Response:
     """The series' history: one mark per run, detected changes and pinned notes, its unit
     on the axis, its identity and machine in the caption."""
-    figure = service.history_figure(session, series_id, since=since, until=until)
+    figure = service.history_figure(session, viewer, series_id, since=since, until=until)
     return _image(draw_history(figure, frame), frame)
 
 
@@ -80,10 +81,12 @@ def get_series_badge(series_id: Id64, session: SessionDep) -> Response:
 @router.get(
     "/findings/{finding_id}/chart.{image_format}", response_class=Response, responses=_IMAGES
 )
-def get_finding_chart(finding_id: Id64, frame: FrameDep, session: SessionDep) -> Response:
+def get_finding_chart(
+    finding_id: Id64, frame: FrameDep, session: SessionDep, viewer: ViewerDep
+) -> Response:
     """A finding's two sides, each with the range its run reported, the ratio's interval
     in the caption."""
-    figure = service.finding_figure(service.get_finding(session, finding_id))
+    figure = service.finding_figure(service.get_finding(session, viewer, finding_id))
     return _image(draw_bars(figure, frame), frame)
 
 

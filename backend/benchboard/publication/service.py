@@ -25,6 +25,7 @@ from benchboard.series import history, service
 from benchboard.series.filters import SeriesFilter
 from benchboard.series.schemas import ResultIdentity, SeriesHistory, SeriesPage, SeriesValue
 from benchboard.studies.service import get_study
+from benchboard.tokens.visibility import Viewer
 from benchboard_ingest.vocabulary import unit_info
 
 HISTORY_POINTS = 2000  # the dashboard's own max_points: the snapshots workers keep ahead
@@ -50,13 +51,19 @@ def format_value(value: float, unit: str) -> str:
 
 
 def history_figure(
-    session: Session, series_id: int, *, since: datetime | None, until: datetime | None
+    session: Session,
+    viewer: Viewer,
+    series_id: int,
+    *,
+    since: datetime | None,
+    until: datetime | None,
 ) -> HistoryFigure:
     body = history.get_series_history_json(
         session, series_id, since=since, until=until, max_points=HISTORY_POINTS
     )
     found = SeriesHistory.model_validate_json(body)
     series = found.series
+    viewer.require(series.suite, f"series {series_id}")
     shown = (since, until)
     return HistoryFigure(
         title=f"{series.suite}: {series.metric.replace('_', ' ')}",
@@ -69,7 +76,7 @@ def history_figure(
         value_label=f"{series.metric} ({series.unit})",
         times=tuple(point.started_at for point in found.points),
         values=tuple(point.value for point in found.points),
-        markers=(*_changes(session, series_id, shown), *_notes(session, series_id, shown)),
+        markers=(*_changes(session, series_id, shown), *_notes(session, viewer, series_id, shown)),
     )
 
 
@@ -92,9 +99,12 @@ def _changes(
 
 
 def _notes(
-    session: Session, series_id: int, shown: tuple[datetime | None, datetime | None]
+    session: Session,
+    viewer: Viewer,
+    series_id: int,
+    shown: tuple[datetime | None, datetime | None],
 ) -> list[Marker]:
-    notes = list_annotations(session, series_id=series_id, suite=None, hardware=None).items
+    notes = list_annotations(session, viewer, series_id=series_id, suite=None, hardware=None).items
     return [
         Marker(at=note.at, kind="annotation", label=note.text)
         for note in notes[:_MARKERS]
@@ -121,8 +131,10 @@ def series_badge(session: Session, series_id: int) -> Badge:
     return Badge(label=label, value=value, verdict=None)
 
 
-def get_finding(session: Session, finding_id: int) -> FindingOut:
+def get_finding(session: Session, viewer: Viewer, finding_id: int) -> FindingOut:
     suite = session.scalar(select(Finding.suite).where(Finding.id == finding_id))
+    if suite is not None:
+        viewer.require(suite, f"finding {finding_id}")
     found = [f for f in list_findings(session, [suite]) if f.id == finding_id] if suite else []
     if not found:
         raise NotFound(f"no finding {finding_id}")

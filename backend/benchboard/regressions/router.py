@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from benchboard.bounds import BoundedJsonRoute, Id64
-from benchboard.deps import MaintainerToken, ReadAccess, SessionDep
+from benchboard.deps import MaintainerToken, ReadAccess, SessionDep, ViewerDep
 from benchboard.errors import ErrorOut
 from benchboard.pagination import PAGE_DEFAULT
 from benchboard.regressions import context, deliveries, series_state, service
@@ -36,6 +36,8 @@ def regression_filter(
     status: TriageStatus | None = None,
     direction: ChangeDirection | None = None,
     since: datetime | None = None,
+    *,
+    viewer: ViewerDep,
 ) -> RegressionFilter:
     return RegressionFilter(
         suite=suite,
@@ -47,6 +49,7 @@ def regression_filter(
         status=status,
         direction=direction,
         since=since,
+        hidden=viewer.hidden,
     )
 
 
@@ -116,13 +119,14 @@ webhooks_router = APIRouter(prefix="/api/v1/webhooks", tags=["regressions"])
 @webhooks_router.get("/deliveries", responses={401: {"model": ErrorOut}, 403: {"model": ErrorOut}})
 def list_webhook_deliveries(
     session: SessionDep,
-    _: MaintainerToken,
+    token: MaintainerToken,
     failing: Annotated[
         bool, Query(description="only those not delivered after an attempt")
     ] = False,
     limit: Annotated[int, Query(ge=1, le=500)] = PAGE_DEFAULT,
 ) -> WebhookDeliveryPage:
     """The webhook outbox, newest first: every delivery's attempts, status and error."""
+    token.require_every_suite("the webhook outbox")
     return deliveries.list_deliveries(session, failing_only=failing, limit=limit)
 
 

@@ -137,6 +137,9 @@ class EventChanges(BaseModel):
 class RegressionEventOut(BaseModel):
     id: int
     actor: str
+    token_id: int | None = Field(
+        description="the token that made the change (null: the detector or the CLI)"
+    )
     at: datetime
     changes: EventChanges
 

@@ -78,6 +78,7 @@ class RegressionFilter:
     status: TriageStatus | None = None
     direction: ChangeDirection | None = None
     since: datetime | None = None
+    hidden: frozenset[str] = frozenset()  # private suites the reader may not see
 
     def series_conditions(self, table: Any = Series) -> list[ColumnElement[bool]]:
         """The conditions on the series alone (joined with Hardware); the default branch's
@@ -92,6 +93,8 @@ class RegressionFilter:
         if self.series_id is not None:
             equal_to.append((table.id, self.series_id))
         conditions = [column == value for column, value in equal_to if value is not None]
+        if self.hidden:
+            conditions.append(table.suite.not_in(sorted(self.hidden)))
         if self.branch is not None:
             conditions.append(table.branch == self.branch)
         elif self.series_id is None:
@@ -149,6 +152,7 @@ def triage_regression(
     regression = session.get(Regression, regression_id, with_for_update=True)
     if regression is None or regression.retracted_at is not None:
         raise NotFound(f"no regression {regression_id}")
+    actor.require_suite(session.get_one(Series, regression.series_id).suite)
     sent = triage.model_dump(exclude_unset=True, mode="json")
     if not sent:
         raise ValidationFailed(
@@ -172,7 +176,14 @@ def triage_regression(
     if changes:
         regression.updated_at = datetime.now(UTC)
         event = EventChanges.model_validate(changes).model_dump(mode="json", exclude_unset=True)
-        session.add(RegressionEvent(regression_id=regression.id, actor=actor.name, changes=event))
+        session.add(
+            RegressionEvent(
+                regression_id=regression.id,
+                actor=actor.name,
+                token_id=actor.token_id,
+                changes=event,
+            )
+        )
     session.flush()
     return get_regression(session, regression_id)
 
@@ -187,7 +198,11 @@ def get_regression_history(session: Session, regression_id: int) -> RegressionHi
     return RegressionHistory(
         items=[
             RegressionEventOut(
-                id=e.id, actor=e.actor, at=e.at, changes=EventChanges.model_validate(e.changes)
+                id=e.id,
+                actor=e.actor,
+                token_id=e.token_id,
+                at=e.at,
+                changes=EventChanges.model_validate(e.changes),
             )
             for e in events
         ]

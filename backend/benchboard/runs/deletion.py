@@ -1,5 +1,7 @@
 """Undoing an upload: a run and its results go in one transaction, the series they
 touched are queued for change detection again, and the audit log keeps who did it.
+The record stays: changes detected on the run are retracted with their audit trail,
+and notes pinned to it stay at its time.
 
 Series left with no result (a mistaken benchmark name, say) go too, with their queue
 rows; the rest are re-checked, so a change that rested on the deleted run is retracted
@@ -8,22 +10,36 @@ or moved by the detector, as it would be for any new history.
 
 import uuid
 
-from sqlalchemy import delete, exists, or_, select
+from sqlalchemy import delete, exists, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from benchboard.errors import Conflict, NotFound
-from benchboard.models import DetectionQueue, Finding, Hardware, Result, Run, RunDeletion, Series
+from benchboard.models import (
+    DetectionQueue,
+    Finding,
+    Hardware,
+    Regression,
+    RegressionEvent,
+    Result,
+    Run,
+    RunDeletion,
+    Series,
+)
 from benchboard.pipeline.queue import enqueue_series
 from benchboard.runs.schemas import RunDeleted
 from benchboard.runs.totals import uncount_run
+from benchboard.tokens.service import Principal
 
 
 def delete_run(
-    session: Session, run_id: uuid.UUID, *, deleted_by: str, token_id: int | None
+    session: Session, run_id: uuid.UUID, *, deleted_by: str, deleter: Principal | None
 ) -> RunDeleted:
+    """`deleter` is the token (None: the CLI on the server), which must cover the suite."""
     run = session.scalar(select(Run).where(Run.id == run_id).with_for_update())
     if run is None:
         raise NotFound(f"no run {run_id}")
+    if deleter is not None:
+        deleter.require_suite(run.suite)
     _refuse_if_pinned(session, run_id)
     touched = set(session.scalars(select(Result.series_id).where(Result.run_id == run_id)))
     removed = session.execute(delete(Result).where(Result.run_id == run_id).returning(Result.id))
@@ -37,10 +53,12 @@ def delete_run(
             started_at=run.started_at,
             result_count=result_count,
             deleted_by=deleted_by,
-            token_id=token_id,
+            token_id=deleter.token_id if deleter else None,
             upload_body=run.upload_body,
         )
     )
+    _retract_regressions(session, run_id, deleted_by=deleted_by, deleter=deleter)
+    # Its regressions and annotations keep their rows: run_id goes null (ON DELETE SET NULL).
     session.execute(delete(Run).where(Run.id == run_id))
     emptied = _delete_empty_series(session, touched)
     uncount_run(
@@ -59,6 +77,28 @@ def delete_run(
         result_count=result_count,
         requeued_series=len(requeued),
         deleted_series=len(emptied),
+    )
+
+
+def _retract_regressions(
+    session: Session, run_id: uuid.UUID, *, deleted_by: str, deleter: Principal | None
+) -> None:
+    """The changes detected on the run are retracted, not deleted: a triaged change keeps
+    its status, note and trail, and the trail says who retracted it."""
+    retracted = session.scalars(
+        update(Regression)
+        .where(Regression.run_id == run_id, Regression.retracted_at.is_(None))
+        .values(retracted_at=func.now())
+        .returning(Regression.id)
+    ).all()
+    session.add_all(
+        RegressionEvent(
+            regression_id=regression_id,
+            actor=deleted_by,
+            token_id=deleter.token_id if deleter else None,
+            changes={"retracted": [False, True]},
+        )
+        for regression_id in retracted
     )
 
 

@@ -54,9 +54,12 @@ class RunFilter:
     tags: Mapping[str, str] = field(default_factory=dict)
     since: datetime | None = None
     until: datetime | None = None
+    hidden: frozenset[str] = frozenset()  # private suites the reader may not see
 
     def conditions(self) -> list[ColumnElement[bool]]:
         conditions: list[ColumnElement[bool]] = []
+        if self.hidden:
+            conditions.append(Run.suite.not_in(sorted(self.hidden)))
         if self.suite is not None:
             conditions.append(Run.suite == self.suite)
         if self.branch is not None:
@@ -99,7 +102,9 @@ def get_run_summary(session: Session, run_id: uuid.UUID) -> RunSummary:
 
 def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
     run, hardware_name = _run_row(session, run_id)
-    hardware_info = session.scalar(select(Hardware.info).where(Hardware.id == run.hardware_id))
+    hardware_info = run.hardware_info
+    if hardware_info is None:  # stored before runs kept their own: the machine's
+        hardware_info = session.scalar(select(Hardware.info).where(Hardware.id == run.hardware_id))
     results = session.execute(
         select(Result, Series, func.coalesce(func.cardinality(Result.samples), 0))
         .join(Series, Series.id == Result.series_id)

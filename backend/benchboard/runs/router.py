@@ -10,7 +10,14 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from benchboard.collector import collector_paused
-from benchboard.deps import AdminToken, ReadAccess, SessionDep, SettingsDep, UploadToken
+from benchboard.deps import (
+    AdminToken,
+    ReadAccess,
+    SessionDep,
+    SettingsDep,
+    UploadToken,
+    ViewerDep,
+)
 from benchboard.errors import ErrorOut
 from benchboard.pagination import PAGE_DEFAULT
 from benchboard.query_params import key_values
@@ -38,6 +45,8 @@ def run_filter(
     since: datetime | None = None,
     until: datetime | None = None,
     tag: Annotated[list[str] | None, Query(description="k=v, repeatable")] = None,
+    *,
+    viewer: ViewerDep,
 ) -> RunFilter:
     return RunFilter(
         suite=suite,
@@ -46,6 +55,7 @@ def run_filter(
         tags=key_values(tag or [], "tag"),
         since=since,
         until=until,
+        hidden=viewer.hidden,
     )
 
 
@@ -147,7 +157,7 @@ def get_run(run_id: uuid.UUID, session: SessionDep) -> RunDetail:
 def delete_run(run_id: uuid.UUID, session: SessionDep, token: AdminToken) -> RunDeleted:
     """Undo an upload (admin tokens): the run and its results go in one transaction, the
     series they touched are checked for changes again, and the audit log keeps it."""
-    return deletion.delete_run(session, run_id, deleted_by=token.name, token_id=token.token_id)
+    return deletion.delete_run(session, run_id, deleted_by=token.name, deleter=token)
 
 
 @router.get(

@@ -17,6 +17,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    field_validator,
     model_validator,
 )
 
@@ -31,6 +32,7 @@ from benchboard.bounds import (
 )
 from benchboard.errors import NO_NUL
 from benchboard.series.schemas import ResultIdentity
+from benchboard_ingest.gitinfo import has_user_info
 from benchboard_ingest.imports.batches import MAX_BATCH_RUNS
 from benchboard_ingest.vocabulary import Direction, Mode, UnitName
 
@@ -74,13 +76,21 @@ class GitInfo(Strict):
     commit: Annotated[StrictStr, Field(max_length=100, pattern=NO_NUL)] | None = None
     branch: Name | None = None
 
+    @field_validator("repo")
+    @classmethod
+    def _no_credentials(cls, repo: str | None) -> str | None:
+        # Every reader may download a run's upload: a CI clone URL's user info is the
+        # job's token (GitLab: `https://gitlab-ci-token:<token>@…`).
+        if repo is not None and has_user_info(repo):
+            raise ValueError("must not carry user info (a user or token before `@`)")
+        return repo
 
-class HardwareIn(BaseModel):
-    """`name` identifies the machine; further string/number keys are kept."""
+
+class HardwareDescription(BaseModel):
+    """What a machine is: known keys, and further string/number keys, kept as sent."""
 
     model_config = ConfigDict(extra="allow")
 
-    name: Name
     cpu: Text | None = None
     cores: Count | None = None
     memory_gb: Annotated[FiniteNumber, Field(ge=0)] | None = None
@@ -104,6 +114,13 @@ class HardwareIn(BaseModel):
             if is_number and not abs(value) <= FINITE_MAX:
                 raise ValueError(f"{key}: must be a finite number within ±{FINITE_MAX:g}")
         return self
+
+
+class HardwareIn(HardwareDescription):
+    """`name` identifies the machine; its description is the run's own (the machine's
+    shared one is a maintainer's: PUT /api/v1/hardware/{name})."""
+
+    name: Name
 
 
 class Stats(Strict):

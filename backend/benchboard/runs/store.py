@@ -19,8 +19,7 @@ column lists come from `models.py` (`bulk.CopyLayout`). The upserts every upload
 SQL text compiled once, not the dialect's `insert().on_conflict_do_…`: the PostgreSQL
 Insert has no cache key, so SQLAlchemy rebuilds and compiles it on each call, ~3.6 ms of
 a ~10 ms small upload for the detection queue (commit 53d079e). The dialect's upsert
-stays where it runs rarely (`_upsert_hardware`: a new machine, or a new key in its
-description).
+stays where it runs rarely (`_upsert_hardware`: a new machine).
 """
 
 import hashlib
@@ -49,7 +48,7 @@ from benchboard.runs.resolve import (
     series_rows,
     unit_errors,
 )
-from benchboard.runs.schemas import RunCreated, RunUpload
+from benchboard.runs.schemas import HardwareIn, RunCreated, RunUpload
 from benchboard.runs.totals import RunTotals, count_runs
 from benchboard.suites.branches import resolve_branch
 from benchboard.tokens.service import Principal
@@ -110,7 +109,11 @@ def store_runs(
 ) -> list[StoredRun]:
     """Store validated uploads, answered in their order. A run whose id is stored with
     the same body (or sent earlier in `runs`) answers as existing; an error raises
-    RunRejected naming the run, and the caller's rollback keeps none of them."""
+    RunRejected naming the run, and the caller's rollback keeps none of them. A token
+    limited to suites is refused (403) for all of them if one run is outside."""
+    if uploader is not None:
+        for incoming in runs:
+            uploader.require_suite(incoming.upload.suite)
     ids = [run.upload.id or uuid.uuid4() for run in runs]
     digests = [hashlib.sha256(run.body).digest() for run in runs]
     answers: dict[int, StoredRun] = _repeats(session, runs, ids, digests)
@@ -188,7 +191,7 @@ def _new_runs(
     for index in indexes:
         upload = runs[index].upload
         rows = _rejecting(index, series_rows, upload)
-        info = upload.hardware.model_dump(exclude={"name"}, exclude_none=True)
+        info = machine_description(upload.hardware)
         machine = (upload.hardware.name, exact_json.dumps(info, option=orjson.OPT_SORT_KEYS))
         if machine not in machines:
             machines[machine] = _upsert_hardware(session, upload.hardware.name, info)
@@ -250,22 +253,20 @@ def _rejecting(index: int, function: Callable[_P, _T], *args: _P.args, **kwargs:
         raise RunRejected(index, error) from None
 
 
+def machine_description(hardware: HardwareIn) -> dict[str, Any]:
+    return hardware.model_dump(exclude={"name"}, exclude_none=True)
+
+
 def _upsert_hardware(session: Session, name: str, info: dict[str, Any]) -> int:
-    """The machine's id; further keys of its description are merged into what is known."""
-    known = session.scalar(
-        select(Hardware.id).where(Hardware.name == name, Hardware.info.contains(info))
-    )
-    if known is not None:  # as described before, the usual case: a cached SELECT suffices
+    """The machine's id. A new machine takes this description; a known one keeps its own,
+    which only a maintainer changes (the run keeps the description it was sent)."""
+    known = session.scalar(select(Hardware.id).where(Hardware.name == name))
+    if known is not None:  # the usual case: a cached SELECT suffices
         return known
     insert = pg_insert(Hardware).values(name=name, info=info)
-    statement = insert.on_conflict_do_update(
-        index_elements=[Hardware.name],
-        set_={Hardware.info: Hardware.info.concat(insert.excluded.info)},
-        where=~Hardware.info.contains(insert.excluded.info),
-    ).returning(Hardware.id)
-    hardware_id = session.scalar(statement)
-    if hardware_id is None:  # known already, with nothing new to add
-        hardware_id = session.scalar(select(Hardware.id).where(Hardware.name == name))
+    statement = insert.on_conflict_do_nothing(index_elements=[Hardware.name])
+    session.execute(statement)
+    hardware_id = session.scalar(select(Hardware.id).where(Hardware.name == name))
     assert hardware_id is not None
     return hardware_id
 
@@ -282,6 +283,7 @@ RUN_COPY = CopyLayout.of(
     Run.git,
     Run.branch,
     Run.hardware_id,
+    Run.hardware_info,
     Run.environment,
     Run.tags,
     Run.result_count,
@@ -311,6 +313,7 @@ def _insert_runs(
             [Jsonb(u.git.model_dump(exclude_none=True)) if u.git else None for u in uploads],
             [run.placement.branch for run in ordered],
             [run.placement.hardware_id for run in ordered],
+            [Jsonb(machine_description(upload.hardware)) for upload in uploads],
             [Jsonb(upload.environment) for upload in uploads],
             [Jsonb(upload.tags) for upload in uploads],
             [len(upload.results) for upload in uploads],

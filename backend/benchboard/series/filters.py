@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Query
 from sqlalchemy import ColumnElement, Select, and_, exists, select
 
+from benchboard.deps import ViewerDep
 from benchboard.models import Hardware, Result, Series
 from benchboard.suites.branches import on_default_branch
 
@@ -42,6 +43,9 @@ class SeriesFilter:
     every_branch: bool = False
     since: datetime | None = None
     until: datetime | None = None
+    # Private suites the reader's token does not cover (tokens/visibility.py): never
+    # dropped, unlike a dimension, so no facet counts them.
+    hidden: frozenset[str] = frozenset()
 
     def without(self, dimension: str) -> "SeriesFilter":
         if dimension == "branch":
@@ -73,6 +77,8 @@ class SeriesFilter:
                 conditions[field.name] = dimension_column(field.name, table).in_(values)
         if self.has_time:
             conditions["time"] = self._has_result_in_range(table)
+        if self.hidden:
+            conditions["visible"] = table.suite.not_in(sorted(self.hidden))
         return conditions
 
     def apply(self, query: Select[Any]) -> Select[Any]:
@@ -109,6 +115,8 @@ def series_filter(
     ] = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    *,
+    viewer: ViewerDep,
 ) -> SeriesFilter:
     def values(given: list[str] | None) -> tuple[str, ...]:
         return tuple(given or ())
@@ -125,6 +133,7 @@ def series_filter(
         branch=branch,
         since=since,
         until=until,
+        hidden=viewer.hidden,
     )
 
 

@@ -4,7 +4,7 @@
 from fastapi import APIRouter
 
 from benchboard.bounds import SuiteName
-from benchboard.deps import ReadAccess, SessionDep
+from benchboard.deps import ReadAccess, SessionDep, ViewerDep
 from benchboard.errors import ErrorOut
 from benchboard.studies import service
 from benchboard.studies.schemas import Study, SuiteList
@@ -13,9 +13,9 @@ router = APIRouter(prefix="/api/v1/suites", tags=["suites"])
 
 
 @router.get("", dependencies=[ReadAccess])
-def list_suites(session: SessionDep) -> SuiteList:
+def list_suites(session: SessionDep, viewer: ViewerDep) -> SuiteList:
     """Every suite with its run, result and series counts, dates, languages and machines."""
-    return service.list_suites(session)
+    return service.list_suites(session, viewer)
 
 
 @router.get("/{suite}/study", dependencies=[ReadAccess], responses={404: {"model": ErrorOut}})

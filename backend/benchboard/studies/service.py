@@ -3,7 +3,7 @@ uploads keep, runs/totals.py) and a study's page (the suite's settings with its 
 newest runs, workloads and pinned findings). It sits above suites, runs and findings,
 which know nothing of it."""
 
-from sqlalchemy import func, literal_column, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from benchboard.findings.schemas import FindingOut
@@ -15,6 +15,7 @@ from benchboard.studies.schemas import Study, StudyWorkload, SuiteList, SuiteOut
 from benchboard.suites.branches import on_default_branch
 from benchboard.suites.service import get_suite
 from benchboard.suites.titles import common_prefix, shared_title, suite_title
+from benchboard.tokens.visibility import Viewer
 
 # The newest runs a study's page lists; the runs page pages through the rest.
 STUDY_RUNS = 50
@@ -57,36 +58,25 @@ def _derived_title(session: Session, suite: str) -> str | None:
     return suite_title(list(names))
 
 
-def list_suites(session: Session) -> SuiteList:
-    """Every suite with runs, newest first, with its first finding, from the totals
-    uploads keep per branch (runs/totals.py): its title is the maintainer's, else what
-    its runs' names share; its description the maintainer's, else the newest run's
-    `description` tag; series, languages and machines are those of its default branch."""
+def list_suites(session: Session, viewer: Viewer) -> SuiteList:
+    """Every suite with runs the viewer sees, newest first, with its first finding, from
+    the totals uploads keep per branch (runs/totals.py): its title is the maintainer's,
+    else what its runs' names share; its description only ever the maintainer's (an
+    upload's tags never speak for the suite); series, languages and machines are those
+    of its default branch."""
     by_suite: dict[str, list[SuiteBranch]] = {}
-    for row in session.scalars(select(SuiteBranch).order_by(SuiteBranch.branch)):
+    branches = select(SuiteBranch).where(viewer.shows(SuiteBranch.suite))
+    for row in session.scalars(branches.order_by(SuiteBranch.branch)):
         by_suite.setdefault(row.suite, []).append(row)
-    newest = (
-        select(Run.tags["description"].astext.label("description"))
-        .where(Run.suite == Suite.name)
-        .order_by(Run.started_at.desc())
-        .limit(1)
-        .lateral("newest")
-    )
-    suites = session.execute(
-        select(Suite, newest.c.description).join(newest, literal_column("true"))
-    ).all()
+    suites = session.scalars(select(Suite).where(Suite.name.in_(by_suite))).all()
     first_findings = {f.suite: f for f in list_findings(session, first_only=True)}
     items = [
-        _suite_out(suite, description, by_suite[suite.name], first_findings.get(suite.name))
-        for suite, description in suites
-        if suite.name in by_suite
+        _suite_out(suite, by_suite[suite.name], first_findings.get(suite.name)) for suite in suites
     ]
     return SuiteList(items=sorted(items, key=lambda item: item.last_started_at, reverse=True))
 
 
-def _suite_out(
-    suite: Suite, description: str | None, branches: list[SuiteBranch], finding: FindingOut | None
-) -> SuiteOut:
+def _suite_out(suite: Suite, branches: list[SuiteBranch], finding: FindingOut | None) -> SuiteOut:
     on_default = next((b for b in branches if b.branch == suite.default_branch), None)
     prefixes = [b.name_prefix for b in branches if b.name_prefix is not None]
     several = any(b.names_differ for b in branches) or len(set(prefixes)) > 1
@@ -94,7 +84,7 @@ def _suite_out(
     return SuiteOut(
         suite=suite.name,
         title=suite.title or derived,
-        description=suite.description or description,
+        description=suite.description,
         authors=suite.authors,
         first_finding=finding,
         default_branch=suite.default_branch,

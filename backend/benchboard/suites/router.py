@@ -25,5 +25,6 @@ def update_suite(
     suite: SuiteName, update: SuiteUpdate, session: SessionDep, token: MaintainerToken
 ) -> SuiteSettings:
     """Change the settings and study metadata sent (partial update); needs a `maintain`
-    token."""
-    return service.update_suite(session, suite, update)
+    token for the suite."""
+    token.require_suite(suite)
+    return service.update_suite(session, suite, update, token_id=token.token_id)

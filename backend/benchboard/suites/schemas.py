@@ -6,6 +6,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from benchboard.errors import NO_NUL
+from benchboard.vocabulary import SuiteVisibility
 
 BranchName = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
 Title = Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=NO_NUL)]
@@ -38,6 +39,7 @@ class SuiteSettings(BaseModel):
     description: str | None
     authors: list[str]
     links: list[StudyLink]
+    visibility: SuiteVisibility
     updated_at: datetime
 
 
@@ -55,3 +57,6 @@ class SuiteUpdate(BaseModel):
     description: Description | None = Field(default=None, description="null clears it")
     authors: Annotated[list[Author], Field(max_length=50)] | None = None
     links: Annotated[list[StudyLink], Field(max_length=20)] | None = None
+    visibility: SuiteVisibility | None = Field(
+        default=None, description="private: only tokens that cover the suite read it"
+    )

@@ -39,25 +39,30 @@ def get_suite(session: Session, suite: str) -> SuiteSettings:
         description=row.description,
         authors=row.authors,
         links=[StudyLink.model_validate(link) for link in row.links],
+        visibility=row.visibility,
         updated_at=row.updated_at,
     )
 
 
-def update_suite(session: Session, suite: str, update: SuiteUpdate) -> SuiteSettings:
+def update_suite(
+    session: Session, suite: str, update: SuiteUpdate, *, token_id: int | None
+) -> SuiteSettings:
     """Set what was sent; a suite without runs yet is created (settings may come first)."""
     sent = update.model_dump(exclude_unset=True)
     if not sent:
         raise ValidationFailed(
             "send at least one setting", [FieldError(path="(body)", message="nothing to change")]
         )
-    if sent.get("default_branch", "") is None:
-        raise ValidationFailed(
-            "a suite always has a default branch",
-            [FieldError(path="default_branch", message="must be a branch name, not null")],
-        )
+    for name, what in (("default_branch", "a branch name"), ("visibility", "public or private")):
+        if sent.get(name, "") is None:
+            raise ValidationFailed(
+                f"a suite always has a {name}",
+                [FieldError(path=name, message=f"must be {what}, not null")],
+            )
     for name in _LIST_SETTINGS:
         if name in sent and sent[name] is None:
             sent[name] = []
+    sent["token_id"] = token_id
     statement = pg_insert(Suite).values(name=suite, **sent)
     session.execute(
         statement.on_conflict_do_update(

@@ -12,7 +12,16 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.main import create_app
-from benchboard.models import DetectionQueue, Result, Run, RunDeletion, Series
+from benchboard.models import (
+    ApiToken,
+    DetectionQueue,
+    Regression,
+    RegressionEvent,
+    Result,
+    Run,
+    RunDeletion,
+    Series,
+)
 from benchboard.tokens.service import create_token
 from tests.builders import result, run
 from tests.history_builder import STEPPED, check_queued, upload_history
@@ -183,3 +192,51 @@ def test_cli_deletes_a_run_and_names_the_user(engine: Engine) -> None:
             session.commit()
     finally:
         delete_suite(engine, suite)
+
+
+def test_deleting_a_run_keeps_its_triaged_change_its_trail_and_its_notes(
+    client: TestClient, auth: dict[str, str], admin_token: str, session: Session
+) -> None:
+    """The change is retracted, not deleted (status, note and trail stay, and the trail
+    says who retracted it); a note pinned to the run stays at the run's time; the
+    deletion log names the token."""
+    run_ids = upload_history(client, auth, STEPPED)
+    (change,) = client.get("/api/v1/regressions").json()["items"]
+    maintainer = create_token(session, name="lead", scope="maintain")
+    session.commit()
+    lead = {"Authorization": f"Bearer {maintainer}"}
+    triage = {"status": "investigating", "note": "kernel update?"}
+    assert (
+        client.patch(f"/api/v1/regressions/{change['id']}", json=triage, headers=lead).status_code
+        == 200
+    )
+    note = {"text": "kernel 6.6", "series_id": change["series"]["id"], "run_id": change["run_id"]}
+    pinned = client.post("/api/v1/annotations", json=note, headers=lead).json()
+
+    assert _delete(client, change["run_id"], admin_token).status_code == 200
+
+    session.expire_all()
+    stored = session.get_one(Regression, change["id"])
+    assert (stored.run_id, stored.status, stored.note) == (None, "investigating", "kernel update?")
+    assert stored.retracted_at is not None
+    trail = session.scalars(
+        select(RegressionEvent)
+        .where(RegressionEvent.regression_id == change["id"])
+        .order_by(RegressionEvent.id)
+    ).all()
+    assert [(event.actor, sorted(event.changes)) for event in trail] == [
+        ("detector", ["detected"]),
+        ("lead", ["note", "status"]),
+        ("test-admin", ["retracted"]),
+    ]
+    lead_id = session.scalar(select(ApiToken.id).where(ApiToken.name == "lead"))
+    assert trail[1].token_id == lead_id  # who did it: the token's id beside its name
+    assert trail[-1].token_id is not None
+    notes = client.get("/api/v1/annotations", params={"series_id": change["series"]["id"]}).json()
+    (kept,) = notes["items"]
+    assert (kept["id"], kept["run_id"], kept["at"]) == (pinned["id"], None, pinned["at"])
+    assert (kept["created_by"], kept["created_by_token"]) == ("lead", lead_id)
+    entry = session.scalars(select(RunDeletion)).one()
+    assert (str(entry.run_id), entry.deleted_by) == (change["run_id"], "test-admin")
+    assert entry.token_id == trail[-1].token_id
+    assert run_ids  # the rest of the history stays

@@ -196,6 +196,7 @@ def test_suite_settings_need_a_maintain_token(
         "description": None,
         "authors": [],
         "links": [],
+        "visibility": "public",
         "updated_at": created.json()["updated_at"],
     }
     assert (

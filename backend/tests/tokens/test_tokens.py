@@ -55,11 +55,11 @@ def test_cli_prints_only_the_token(settings: Settings) -> None:
         )
 
     cli("db", "reset", "--yes")
-    created = cli("token", "create", "--name", "runner", "--scope", "upload")
+    created = cli("token", "create", "--name", "runner", "--scope", "upload", "--suite", "team-*")
     assert created.stdout.strip().startswith("bb_")
     assert len(created.stdout.strip().splitlines()) == 1
     listed = cli("token", "list").stdout
-    assert "runner\tupload" in listed
+    assert "runner\tupload\tteam-*" in listed
     assert created.stdout.strip() not in listed
     cli("token", "revoke", "runner")
     assert "revoked" in cli("token", "list").stdout

@@ -149,6 +149,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hardware/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Hardware
+         * @description Replace the machine's shared description (what its pages show). Uploads never
+         *     change it; each run keeps the description it was sent. A machine spans suites: the
+         *     token must act on every suite.
+         */
+        put: operations["update_hardware_api_v1_hardware__name__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -158,7 +180,8 @@ export interface paths {
         };
         /**
          * Get Health
-         * @description `ok` once the database answers, with how far change detection is behind.
+         * @description `ok` once the database answers, with how far change detection is behind. A
+         *     server whose reads need a token tells the rest only to one.
          */
         get: operations["get_health_api_v1_health_get"];
         put?: never;
@@ -589,7 +612,7 @@ export interface paths {
         /**
          * Update Suite
          * @description Change the settings and study metadata sent (partial update); needs a `maintain`
-         *     token.
+         *     token for the suite.
          */
         put: operations["update_suite_api_v1_suites__suite__put"];
         post?: never;
@@ -685,6 +708,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Api Tokens
+         * @description The tokens this token manages, with when each was last used; never a secret.
+         */
+        get: operations["list_api_tokens_api_v1_tokens_get"];
+        put?: never;
+        /**
+         * Create Api Token
+         * @description Make a token; its secret is in `token`, shown this once. A maintainer may make
+         *     read, upload and maintain tokens limited to its own suites.
+         */
+        post: operations["create_api_token_api_v1_tokens_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Api Token
+         * @description Revoke a token: its next request is refused (401).
+         */
+        delete: operations["revoke_api_token_api_v1_tokens__token_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/deliveries": {
         parameters: {
             query?: never;
@@ -753,6 +821,11 @@ export interface components {
             created_at: string;
             /** Created By */
             created_by: string;
+            /**
+             * Created By Token
+             * @description the id of the token that wrote it
+             */
+            created_by_token: number | null;
             /** Hardware */
             hardware: string | null;
             /** Id */
@@ -1310,8 +1383,27 @@ export interface components {
             repo: string | null;
         };
         /**
+         * HardwareDescription
+         * @description What a machine is: known keys, and further string/number keys, kept as sent.
+         */
+        HardwareDescription: {
+            /** Cores */
+            cores?: number | null;
+            /** Cpu */
+            cpu?: string | null;
+            /** Memory Gb */
+            memory_gb?: number | null;
+            /** Os */
+            os?: string | null;
+            /** Storage */
+            storage?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * HardwareIn
-         * @description `name` identifies the machine; further string/number keys are kept.
+         * @description `name` identifies the machine; its description is the run's own (the machine's
+         *     shared one is a maintainer's: PUT /api/v1/hardware/{name}).
          */
         HardwareIn: {
             /**
@@ -1355,7 +1447,8 @@ export interface components {
         };
         /** HealthOut */
         HealthOut: {
-            detection: components["schemas"]["DetectionQueueOut"];
+            /** @description null without a token when reads need one (BENCHBOARD_PUBLIC_READ=false) */
+            detection: components["schemas"]["DetectionQueueOut"] | null;
             /** Status */
             status: string;
         };
@@ -1653,6 +1746,11 @@ export interface components {
             changes: components["schemas"]["EventChanges"];
             /** Id */
             id: number;
+            /**
+             * Token Id
+             * @description the token that made the change (null: the detector or the CLI)
+             */
+            token_id: number | null;
         };
         /** RegressionHistory */
         RegressionHistory: {
@@ -2455,6 +2553,11 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "private";
         };
         /**
          * SuiteUpdate
@@ -2480,6 +2583,85 @@ export interface components {
              * @description null clears it
              */
             title?: string | null;
+            /**
+             * Visibility
+             * @description private: only tokens that cover the suite read it
+             */
+            visibility?: ("public" | "private") | null;
+        };
+        /** TokenCreated */
+        TokenCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "read" | "upload" | "maintain" | "admin";
+            /** Suites */
+            suites: string[] | null;
+            /**
+             * Token
+             * @description the secret: shown this once, never stored
+             */
+            token: string;
+        };
+        /**
+         * TokenIn
+         * @description A new token: its name, what it may do and, optionally, the suites it acts on.
+         */
+        TokenIn: {
+            /** Name */
+            name: string;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "read" | "upload" | "maintain" | "admin";
+            /**
+             * Suites
+             * @description exact names or `prefix-*`; omitted: every suite
+             */
+            suites?: string[] | null;
+        };
+        /** TokenList */
+        TokenList: {
+            /** Items */
+            items: components["schemas"]["TokenOut"][];
+        };
+        /** TokenOut */
+        TokenOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "read" | "upload" | "maintain" | "admin";
+            /** Suites */
+            suites: string[] | null;
         };
         /** ToolRunCreated */
         ToolRunCreated: {
@@ -3077,6 +3259,68 @@ export interface operations {
                 content: {
                     "image/png": unknown;
                     "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    update_hardware_api_v1_hardware__name__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HardwareDescription"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HardwareOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Not Found */
@@ -4459,6 +4703,15 @@ export interface operations {
                     "application/json": components["schemas"]["FindingList"];
                 };
             };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
             /** @description Invalid input: the error envelope names each bad field */
             422: {
                 headers: {
@@ -4556,6 +4809,205 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    list_api_tokens_api_v1_tokens_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    create_api_token_api_v1_tokens_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    revoke_api_token_api_v1_tokens__token_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

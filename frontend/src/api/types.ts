@@ -63,3 +63,7 @@ export type AnnotationIn = Post<"/api/v1/annotations">;
 /** The service's one error envelope, on every 4xx and 5xx answer it writes itself. */
 export type ErrorBody = components["schemas"]["ErrorOut"];
 export type FieldError = ErrorBody["fields"][number];
+export type TokenList = Get<"/api/v1/tokens">;
+export type ApiToken = TokenList["items"][number];
+export type TokenIn = Post<"/api/v1/tokens">;
+export type TokenScope = TokenIn["scope"];

@@ -54,6 +54,10 @@ export const router = createBrowserRouter([
       },
       { path: "runs", lazy: async () => ({ Component: (await import("./routes/RunsRoute")).RunsRoute }) },
       {
+        path: "tokens",
+        lazy: async () => ({ Component: (await import("./routes/TokensRoute")).TokensRoute }),
+      },
+      {
         path: "runs/:runId",
         lazy: async () => ({ Component: (await import("./routes/RunRoute")).RunRoute }),
       },

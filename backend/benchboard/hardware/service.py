@@ -1,0 +1,17 @@
+"""A machine's shared description, set by maintainers."""
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from benchboard.errors import NotFound
+from benchboard.models import Hardware
+from benchboard.runs.schemas import HardwareDescription, HardwareOut
+
+
+def update_hardware(session: Session, name: str, description: HardwareDescription) -> HardwareOut:
+    machine = session.scalar(select(Hardware).where(Hardware.name == name).with_for_update())
+    if machine is None:
+        raise NotFound(f"no machine named {name!r}")
+    machine.info = description.model_dump(exclude_none=True)
+    session.flush()
+    return HardwareOut(name=machine.name, info=machine.info)
