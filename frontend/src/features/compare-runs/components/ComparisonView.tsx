@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { MatchedResult, RunComparison, RunSummary, UnmatchedResult } from "../../../api/types";
-import { DataTable, useSortedRows, useUrlSort } from "../../../components/DataTable";
+import { DataTable, type SortState, useSortedRows, useUrlSort } from "../../../components/DataTable";
 import { Empty } from "../../../components/Status";
 import { formatDateTime } from "../../../lib/time";
 import { VERDICT_TEXT } from "../lib/changes";
@@ -19,8 +19,17 @@ function RunHeading({ side, run }: { side: string; run: RunSummary }) {
   );
 }
 
-function Unmatched({ title, rows }: { title: string; rows: readonly UnmatchedResult[] }) {
-  const [sort, toggleSort] = useUrlSort("benchmark");
+function Unmatched({
+  title,
+  table,
+  rows,
+}: {
+  title: string;
+  /** The table's name in the URL keys of its sort. */
+  table: string;
+  rows: readonly UnmatchedResult[];
+}) {
+  const [sort, toggleSort] = useUrlSort("benchmark", "asc", table);
   const sorted = useSortedRows(rows, unmatchedColumns, sort);
   return (
     <>
@@ -45,11 +54,15 @@ function Unmatched({ title, rows }: { title: string; rows: readonly UnmatchedRes
 export function ComparisonView({
   comparison,
   rows,
+  sort,
+  onSort,
 }: {
   comparison: RunComparison;
+  /** The shared results, sorted as `sort` says (the page's export shares them). */
   rows: readonly MatchedResult[];
+  sort: SortState;
+  onSort: (column: string) => void;
 }) {
-  const [sort, toggleSort] = useUrlSort("change", "desc");
   const counts = { better: 0, worse: 0, noise: 0 };
   for (const r of comparison.matched) counts[r.verdict] += 1;
   return (
@@ -84,12 +97,12 @@ export function ComparisonView({
           rows={rows}
           rowKey={resultKey}
           sort={sort}
-          onSort={toggleSort}
+          onSort={onSort}
           rowClass={(r) => `row-${r.verdict}`}
         />
       )}
-      <Unmatched title="Only in the baseline" rows={comparison.only_in_baseline} />
-      <Unmatched title="Only in the contender" rows={comparison.only_in_contender} />
+      <Unmatched title="Only in the baseline" table="baseline" rows={comparison.only_in_baseline} />
+      <Unmatched title="Only in the contender" table="contender" rows={comparison.only_in_contender} />
     </>
   );
 }

@@ -74,7 +74,12 @@ function FacetGroup({
             onChange={() => onToggle(f.value)}
           />
           <span>{f.value}</span>
-          <span className="count">{f.count}</span>
+          {/* Read as "dart, 12 series", not "dart12". */}
+          <span className="count">
+            <span className="visually-hidden">, </span>
+            {f.count}
+            <span className="visually-hidden"> series</span>
+          </span>
         </label>
       ))}
       {query ? (

@@ -1,11 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router";
-import type { Regression } from "../../../api/types";
+import type { Regression, RegressionContext } from "../../../api/types";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
+import { ChartTable } from "../../../components/charts/ChartTable";
 import { HistoryChart } from "../../../components/charts/HistoryChart";
 import { StripChart } from "../../../components/charts/StripChart";
 import { QueryView } from "../../../components/Status";
-import { directionText } from "../../../lib/units";
+import { formatDateTime } from "../../../lib/time";
+import { directionText, type Scale } from "../../../lib/units";
 import { regressionContextQuery } from "../api";
 import { changeHistory, changeScale, changeStrips } from "../lib/changeChart";
 import { formatSize } from "../lib/wording";
@@ -53,6 +55,35 @@ function CommitRange({
         )}
       </dd>
     </dl>
+  );
+}
+
+/** Both charts' runs as a table: each run's side, time, level and replicates, linking to the run. */
+function ChangeRunsTable({ context, scale }: { context: RegressionContext; scale: Scale }) {
+  const sides = [
+    ["before", context.before],
+    ["after", context.after],
+  ] as const;
+  return (
+    <ChartTable
+      summary="The runs as a table"
+      caption={`Runs before and from the change on, with each run's level (${scale.label})`}
+      columns={["Run", "Side", "Started", "Level", "Replicates"]}
+      rows={sides.flatMap(([side, points]) =>
+        points.map((p) => ({
+          key: p.run_id,
+          cells: [
+            <Link key="run" to={runHref(p.run_id)}>
+              {p.run_id.slice(0, 8)}
+            </Link>,
+            side,
+            formatDateTime(p.started_at),
+            scale.format(scale.toDisplay(p.value_base), 4),
+            String(p.samples_base?.length ?? 0),
+          ],
+        })),
+      )}
+    />
   );
 }
 
@@ -112,6 +143,7 @@ export function ChangeContext({ regression }: { regression: Regression }) {
                   />
                 </ChartFigure>
               </div>
+              <ChangeRunsTable context={c} scale={scale} />
             </>
           );
         }}
