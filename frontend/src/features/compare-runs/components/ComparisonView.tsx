@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { MatchedResult, RunComparison, RunSummary, UnmatchedResult } from "../../../api/types";
 import { DataTable, type SortState, useSortedRows, useUrlSort } from "../../../components/DataTable";
 import { Empty } from "../../../components/Status";
+import { runHref } from "../../../lib/links";
 import { formatDateTime } from "../../../lib/time";
 import { VERDICT_TEXT } from "../lib/changes";
 import { matchedColumns, unmatchedColumns } from "./comparisonColumns";
@@ -12,7 +13,7 @@ const resultKey = (r: MatchedResult | UnmatchedResult) =>
 function RunHeading({ side, run }: { side: string; run: RunSummary }) {
   return (
     <p>
-      <strong>{side}:</strong> <Link to={`/runs/${run.id}`}>{run.name ?? run.id}</Link> —{" "}
+      <strong>{side}:</strong> <Link to={runHref(run.id)}>{run.name ?? run.id}</Link> —{" "}
       {formatDateTime(run.started_at)}, {run.hardware_name}, branch {run.branch}{" "}
       <code className="muted">{run.id}</code>
     </p>

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { HistoryDatum, HistoryLine } from "../../../components/charts/historyChartModel";
+import { runHref } from "../../../lib/links";
 import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
 
@@ -53,6 +54,6 @@ export const pointColumns: Column<PointRow>[] = [
     id: "run",
     header: "Run",
     text: (r) => r.point.runId,
-    render: (r) => <Link to={`/runs/${r.point.runId}`}>{r.point.runId.slice(0, 8)}</Link>,
+    render: (r) => <Link to={runHref(r.point.runId)}>{r.point.runId.slice(0, 8)}</Link>,
   },
 ];

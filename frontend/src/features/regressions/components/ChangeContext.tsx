@@ -6,13 +6,12 @@ import { ChartTable } from "../../../components/charts/ChartTable";
 import { HistoryChart } from "../../../components/charts/HistoryChart";
 import { StripChart } from "../../../components/charts/StripChart";
 import { QueryView } from "../../../components/Status";
+import { compareHref, runHref } from "../../../lib/links";
 import { formatDateTime } from "../../../lib/time";
 import { directionText, type Scale } from "../../../lib/units";
 import { regressionContextQuery } from "../api";
 import { changeHistory, changeScale, changeStrips } from "../lib/changeChart";
 import { formatSize } from "../lib/wording";
-
-const runHref = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 
 /** Where the change's runs came from: the commits on each side and a comparison of the two runs. */
 function CommitRange({
@@ -44,11 +43,7 @@ function CommitRange({
           <>
             <Link to={runHref(previousRunId)}>last before</Link> →{" "}
             <Link to={runHref(regression.run_id)}>found at</Link> ·{" "}
-            <Link
-              to={`/compare?${new URLSearchParams({ baseline: previousRunId, contender: regression.run_id })}`}
-            >
-              Compare with the previous run
-            </Link>
+            <Link to={compareHref(previousRunId, regression.run_id)}>Compare with the previous run</Link>
           </>
         ) : (
           <span className="muted">No earlier run of this series.</span>
