@@ -103,8 +103,13 @@ async function expectInView(page: Page, ids: string[]) {
   }
 }
 
-/** Scrolls each table sideways to its end: the pinned columns stay where they were. */
+/**
+ * Scrolls the table sideways to its end: the pinned columns stay where they were. On a 900 px
+ * screen, where columns are still pinned (not on a phone), so that every table here is wider
+ * than its box and the check cannot pass by having nothing to scroll.
+ */
 async function expectPinned(page: Page, ids: string[]) {
+  await page.setViewportSize({ width: 900, height: 900 });
   const scroller = page.locator(".table-scroll").last();
   const before = await Promise.all(
     ids.map((id) =>
@@ -123,6 +128,7 @@ async function expectPinned(page: Page, ids: string[]) {
   // A table narrower than its box would not scroll, and prove nothing: these must be wider.
   expect(scrolled, "the table scrolls sideways").toBeGreaterThan(0);
   expect(after.map((b) => b?.x)).toEqual(before.map((b) => b?.x));
+  await page.setViewportSize({ width: 1400, height: 900 });
 }
 
 test.describe("value columns stay in view at 1400 px", () => {
