@@ -1,8 +1,12 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { type BarChartModel, chartLines } from "../../../components/charts/barChartModel";
+import {
+  type BarChartModel,
+  chartLines,
+  groupedBarChartHeight,
+} from "../../../components/charts/barChartModel";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
-import { GroupedBarChart, groupedBarChartHeight } from "../../../components/charts/GroupedBarChart";
+import { GroupedBarChart } from "../../../components/charts/GroupedBarChart";
 import { WhenVisible } from "../../../components/WhenVisible";
 import { historyHref } from "../../../lib/filters";
 import { logDomain, spansDecades } from "../../../lib/logScale";
