@@ -129,7 +129,7 @@ test.describe("by keyboard", () => {
     await page.goto("/");
     await expect(page.locator("article.card").first()).toBeVisible();
     const nav = page.getByRole("navigation", { name: "Main" });
-    await tabTo(page, nav.getByRole("link", { name: "Runs" }));
+    await tabTo(page, nav.getByRole("link", { name: "Runs", exact: true }));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Runs/);

@@ -1,15 +1,8 @@
 import { Link } from "react-router";
-import type { HistoryDatum, HistoryLine } from "../../../components/charts/historyChartModel";
 import { runHref } from "../../../lib/links";
 import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
-
-export interface PointRow {
-  line: HistoryLine;
-  point: HistoryDatum;
-  format: (displayValue: number, significant?: number) => string;
-  unit: string;
-}
+import type { PointRow } from "../lib/historyChart";
 
 /**
  * The points the charts draw, each linking to its run. A series' label can be long (params,
