@@ -94,7 +94,7 @@ test.describe("leaderboards and sweeps", () => {
     await chart.scrollIntoViewIfNeeded();
     await expect(chart.locator(".recharts-line")).toHaveCount(2);
     await expect(chart.locator(".recharts-line-dots circle")).toHaveCount(6);
-    await expect(chart.locator(".recharts-legend-item")).toHaveText([
+    await expect(chart.locator(".legend li")).toHaveText([
       "dart · dart:io · async · sequential",
       "dart · dart:io · sync · sequential",
     ]);

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
 import { ChartTable } from "../../../components/charts/ChartTable";
+import { Legend } from "../../../components/charts/Legend";
 import { SweepChart } from "../../../components/charts/SweepChart";
 import { WhenVisible } from "../../../components/WhenVisible";
 import { formatNumber, scaleFor } from "../../../lib/units";
@@ -48,6 +49,7 @@ export function SweepSection({ title, series, params, param, ignore, onParam }: 
         subtitle={logX ? `${param} on a log scale` : undefined}
         label={`Line chart of ${title} against ${param}, ${lines.length} lines`}
       >
+        <Legend items={styled.map((line) => ({ ...line, dash: line.dash ?? "", marker: "circle" }))} />
         <WhenVisible height={HEIGHT}>
           {(width) => (
             <SweepChart
