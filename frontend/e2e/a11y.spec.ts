@@ -101,7 +101,7 @@ test.describe("accessibility scan at 1400 and 390 px", () => {
 
     const { items } = await service.get<SeriesList>(`/api/v1/series?suite=fio-sync-vs-async&limit=3`);
     await page.goto(`/history?${items.map((s) => `series=${s.id}`).join("&")}`);
-    await expect(page.locator("figure.chart .recharts-line").first()).toBeVisible();
+    await expect(page.locator("figure.chart .recharts-surface").first()).toBeVisible();
     await expectAccessible(page, "history");
   });
 });
