@@ -11,7 +11,8 @@ const listeners = new Set<() => void>();
 // memory, lost on reload, so writing still works in such a browser instead of throwing.
 let memory = "";
 
-function read(): string {
+/** The token now ("" when none), outside React; components use useMaintainerToken. */
+export function readMaintainerToken(): string {
   try {
     return window.sessionStorage.getItem(KEY) ?? memory;
   } catch {
@@ -19,7 +20,8 @@ function read(): string {
   }
 }
 
-function write(token: string) {
+/** Keeps the token ("" forgets it) and tells every component using it. */
+export function writeMaintainerToken(token: string) {
   memory = "";
   try {
     if (token) window.sessionStorage.setItem(KEY, token);
@@ -37,8 +39,8 @@ function subscribe(listener: () => void) {
 
 /** The token ("" when none) and setters; every component using it sees changes at once. */
 export function useMaintainerToken(): { token: string; setToken: (t: string) => void; forget: () => void } {
-  const token = useSyncExternalStore(subscribe, read, () => "");
-  return { token, setToken: (t) => write(t.trim()), forget: () => write("") };
+  const token = useSyncExternalStore(subscribe, readMaintainerToken, () => "");
+  return { token, setToken: (t) => writeMaintainerToken(t.trim()), forget: () => writeMaintainerToken("") };
 }
 
 /**
@@ -46,7 +48,7 @@ export function useMaintainerToken(): { token: string; setToken: (t: string) => 
  * field asks for a new one. A 403 keeps it: the token is valid, only too weak for that write.
  */
 export function forgetRefusedToken(error: unknown) {
-  if (error instanceof ApiError && error.status === 401) write("");
+  if (error instanceof ApiError && error.status === 401) writeMaintainerToken("");
 }
 
 /** The Authorization header for a maintainer's request. */
