@@ -137,7 +137,8 @@ test.describe("by keyboard", () => {
 
     // A filter changes the query, not the page: the focus stays on the box just ticked.
     await page.goto("/explore");
-    const box = page.locator('input[name="mode"][value="async"]');
+    // Its name is the value and its count as words ("async, 12 series"), not "async12".
+    const box = page.getByRole("checkbox", { name: /^async, \d+ series$/ });
     await tabTo(page, box);
     await page.keyboard.press("Space");
     await expect(page).toHaveURL(/mode=async/);
