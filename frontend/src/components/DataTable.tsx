@@ -19,7 +19,7 @@ export interface SortState {
 }
 
 /** The URL keys of a table's sort: `sort` and `dir`, or `<table>.sort` and `<table>.dir`. */
-export const sortKeys = (table?: string) =>
+const sortKeys = (table?: string) =>
   table ? { sort: `${table}.sort`, dir: `${table}.dir` } : { sort: "sort", dir: "dir" };
 
 /**
