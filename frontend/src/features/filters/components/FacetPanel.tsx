@@ -70,16 +70,13 @@ function FacetGroup({
             type="checkbox"
             name={dimension}
             value={f.value}
+            // Named "dart, 12 series": the label's text alone reads "dart12".
+            aria-label={`${f.value}, ${f.count} series`}
             checked={selected.includes(f.value)}
             onChange={() => onToggle(f.value)}
           />
           <span>{f.value}</span>
-          {/* Read as "dart, 12 series", not "dart12". */}
-          <span className="count">
-            <span className="visually-hidden">, </span>
-            {f.count}
-            <span className="visually-hidden"> series</span>
-          </span>
+          <span className="count">{f.count}</span>
         </label>
       ))}
       {query ? (
