@@ -13,6 +13,7 @@ import {
   screenshots,
   seedRun,
   seedRuns,
+  tabTo,
   test,
   type UploadBody,
   uniqueSuite,
@@ -103,7 +104,8 @@ test.describe("explore", () => {
   test("filters are keyboard-usable", async ({ page, service }) => {
     const asyncOnly = await measuredSeries(service, "suite=wpf-async-log-reading&mode=async");
     await page.goto("/explore?suite=wpf-async-log-reading");
-    await page.locator('input[name="mode"][value="async"]').focus();
+    // From the top of the page, through the header and the filters before it, to the checkbox.
+    await tabTo(page, page.locator('input[name="mode"][value="async"]'));
     await page.keyboard.press("Space");
     await expect(page).toHaveURL(/mode=async/);
     await expect(column(page, "mode")).toHaveText(asyncOnly.map(() => "async"));
@@ -178,6 +180,82 @@ test.describe("compare runs", () => {
     );
     await expect(page.getByRole("heading", { name: "Only in the baseline" })).toBeVisible();
     await screenshots(page, "compare-runs");
+  });
+});
+
+test.describe("compare runs: each table sorts on its own", () => {
+  test("sorting one of the three tables leaves the others and their URL keys alone", async ({
+    page,
+    service,
+  }) => {
+    const fio = await seedRun(FIO_RUN);
+    const suite = uniqueSuite("compare-sort");
+    const [template] = fio.results;
+    if (!template) throw new Error("the fio run has no results");
+    const only = (...benchmarks: string[]) => benchmarks.map((benchmark) => ({ ...template, benchmark }));
+    const baseline: UploadBody = {
+      ...structuredClone(fio),
+      id: crypto.randomUUID(),
+      suite,
+      results: [...fio.results, ...only("b-gone-1", "b-gone-2")],
+    };
+    const contender: UploadBody = {
+      ...structuredClone(baseline),
+      id: crypto.randomUUID(),
+      started_at: "2025-03-21T00:00:00Z",
+      results: [
+        ...fio.results.map((r, i) => ({ ...r, value: r.value * (1 + i / 10) })),
+        ...only("c-new-1", "c-new-2"),
+      ],
+    };
+    for (const run of [baseline, contender]) await service.upload(run);
+
+    await page.goto(`/compare?baseline=${baseline.id}&contender=${contender.id}`);
+    const shared = page.getByRole("table", { name: /^Results in both runs/ });
+    const gone = page.getByRole("table", { name: "Only in the baseline" });
+    const added = page.getByRole("table", { name: "Only in the contender" });
+    const benchmarks = (table: typeof shared) => cell(table, "benchmark").allInnerTexts();
+    const changes = (table: typeof shared) =>
+      cell(table, "change")
+        .locator("data")
+        .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("value"))));
+    const sortOf = (table: typeof shared, id: string) => table.locator(`th:has(button[data-column="${id}"])`);
+
+    // As they open: the shared results by change, largest first; the others by benchmark.
+    await expect(cell(shared, "change")).toHaveCount(fio.results.length);
+    const byChange = await changes(shared);
+    expect(byChange).toEqual([...byChange].sort((a, b) => b - a));
+    await expect(cell(gone, "benchmark")).toHaveText(["b-gone-1", "b-gone-2"]);
+    await expect(cell(added, "benchmark")).toHaveText(["c-new-1", "c-new-2"]);
+
+    // Sorting the baseline's table turns only it, under its own keys.
+    await gone.getByRole("button", { name: "Benchmark" }).click();
+    await expect(cell(gone, "benchmark")).toHaveText(["b-gone-2", "b-gone-1"]);
+    await expect(sortOf(gone, "benchmark")).toHaveAttribute("aria-sort", "descending");
+    let url = new URL(page.url()).searchParams;
+    expect([url.get("baseline.sort"), url.get("baseline.dir")]).toEqual(["benchmark", "desc"]);
+    expect(url.has("sort") || url.has("contender.sort") || url.has("shared.sort")).toBe(false);
+    await expect(cell(added, "benchmark")).toHaveText(["c-new-1", "c-new-2"]);
+    await expect(sortOf(added, "benchmark")).toHaveAttribute("aria-sort", "ascending");
+    expect(await changes(shared)).toEqual(byChange);
+    await expect(sortOf(shared, "change")).toHaveAttribute("aria-sort", "descending");
+
+    // Sorting the shared table by benchmark leaves the two others as they were.
+    await shared.getByRole("button", { name: "Benchmark" }).click();
+    const sharedBenchmarks = await benchmarks(shared);
+    expect(sharedBenchmarks).toEqual(
+      [...sharedBenchmarks].sort(new Intl.Collator("en", { numeric: true }).compare),
+    );
+    url = new URL(page.url()).searchParams;
+    expect([url.get("shared.sort"), url.get("shared.dir")]).toEqual(["benchmark", "asc"]);
+    await expect(cell(gone, "benchmark")).toHaveText(["b-gone-2", "b-gone-1"]);
+    await expect(cell(added, "benchmark")).toHaveText(["c-new-1", "c-new-2"]);
+
+    // The sorts are in the link: opened again, each table is as it was left.
+    await page.reload();
+    await expect(cell(gone, "benchmark")).toHaveText(["b-gone-2", "b-gone-1"]);
+    await expect(cell(added, "benchmark")).toHaveText(["c-new-1", "c-new-2"]);
+    expect(await benchmarks(shared)).toEqual(sharedBenchmarks);
   });
 });
 

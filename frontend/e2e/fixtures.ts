@@ -107,6 +107,20 @@ export const column = (page: Page, id: string) =>
 /** A row's cell of a column (or, in a `has` filter of rows, that cell), by the column's id. */
 export const cell = (scope: Page | Locator, id: string) => scope.locator(`td[data-column="${id}"]`);
 
+/**
+ * Presses Tab (Shift+Tab with `back`) until `target` has the focus, as a keyboard-only reader
+ * would; fails if it takes more than `most` presses, i.e. the target is not in the tab order.
+ * Returns how many presses it took.
+ */
+export async function tabTo(page: Page, target: Locator, most = 60, back = false): Promise<number> {
+  await expect(target).toBeVisible();
+  for (let presses = 1; presses <= most; presses++) {
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+    if (await target.evaluate((element) => element === document.activeElement)) return presses;
+  }
+  throw new Error(`${target} not reached in ${most} presses of Tab`);
+}
+
 /** Draws every chart of the page (they draw as they come near the viewport) and checks each is drawn. */
 export async function drawAllCharts(page: Page) {
   const figures = page.locator("figure.chart");
@@ -118,7 +132,8 @@ export async function drawAllCharts(page: Page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
-const WIDTHS = [
+/** The desktop and phone screens every page is pictured (and scanned) at. */
+export const WIDTHS = [
   { width: 1400, height: 900 },
   { width: 390, height: 844 },
 ];

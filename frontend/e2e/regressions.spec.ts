@@ -2,62 +2,12 @@
 // Regressions page, triaged by a maintainer in the browser, and marked on the series' history chart.
 // Each test uploads its own step into a suite of its own, so they run in any order.
 import type { Page } from "@playwright/test";
-import type { Regression, RegressionPage, RunList } from "../src/api/types";
-import { expect, type Service, screenshots, test, type UploadBody, uniqueSuite } from "./fixtures";
+import type { Regression, RunList } from "../src/api/types";
+import { expect, screenshots, tabTo, test } from "./fixtures";
+import { commitOf, detectedStep } from "./steps";
 
-const DAY = 86_400_000;
-
-/** The commit run `i` measured: 40 hex digits, a different one per run. */
-const commitOf = (i: number) => (i + 1).toString(16).padStart(2, "0").repeat(20);
-
-/** 10 runs near 100 µs, then 8 near 130 µs, one a day, of one new series, each of its own commit. */
-function stepRuns(suite: string): UploadBody[] {
-  const start = Date.parse("2025-01-01T00:00:00Z");
-  return Array.from({ length: 18 }, (_, i) => ({
-    id: crypto.randomUUID(),
-    suite,
-    name: `step run ${i + 1}`,
-    started_at: new Date(start + i * DAY).toISOString(),
-    hardware: { name: "e2e-runner" },
-    git: { commit: commitOf(i) },
-    results: [
-      {
-        benchmark: "parse-json",
-        params: { size: "1MiB" },
-        language: "rust",
-        implementation: "serde_json",
-        metric: "latency",
-        unit: "us",
-        // ±1 % of deterministic jitter, so the step is the only change.
-        value: (i < 10 ? 100 : 130) * (1 + (((i * 7) % 5) - 2) / 200),
-      },
-    ],
-  }));
-}
-
-/** Uploads a step into a new suite and waits until the service has detected it. */
-async function detectedStep(service: Service): Promise<Regression> {
-  const suite = uniqueSuite("step");
-  for (const run of stepRuns(suite)) await service.upload(run);
-  // Detection runs in the background after each upload commits.
-  let found: Regression | undefined;
-  await expect
-    .poll(
-      async () => {
-        const { items } = await service.get<RegressionPage>(`/api/v1/regressions?suite=${suite}`);
-        found = items.find((r) => r.direction === "regression");
-        return found && { status: found.status, started_at: found.started_at };
-      },
-      { message: "the step is detected at the first slower run", timeout: 60_000 },
-    )
-    .toEqual({ status: "untriaged", started_at: "2025-01-11T00:00:00Z" });
-  return found as Regression;
-}
-
-/** Pastes a token into the page's token field, replacing one already set. */
+/** Pastes a token into the page's token field, which must hold none. */
 async function pasteToken(page: Page, token: string) {
-  const forget = page.getByRole("button", { name: "Forget token" });
-  if (await forget.isVisible()) await forget.click();
   await page.getByLabel("Maintainer token").fill(token);
   await page.getByRole("button", { name: "Use token" }).click();
   await expect(page.getByRole("button", { name: "Forget token" })).toBeVisible();
@@ -138,11 +88,18 @@ test.describe("regressions", () => {
     await page.getByLabel("Status").selectOption("acknowledged");
     await save.click();
     await expect(page.getByRole("alert")).toContainText("Error 401");
+    // A token the service does not know is forgotten at once, its field empty and focused again.
+    await expect(page.locator(".triage")).toContainText("did not accept the token");
+    await expect(page.getByLabel("Maintainer token")).toBeFocused();
+    await expect(page.getByLabel("Maintainer token")).toHaveValue("");
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([]);
     await pasteToken(page, service.uploadToken);
     await save.click();
     await expect(page.getByRole("alert")).toContainText("Error 403");
     await expect(page.locator(".triage")).toContainText("maintain or admin scope");
 
+    // A weaker token is valid elsewhere, so it stays until the maintainer swaps it.
+    await page.getByRole("button", { name: "Forget token" }).click();
     await pasteToken(page, service.maintainToken);
     await page.getByLabel("Note").fill("Known: the new allocator; tracked upstream.");
     await page.getByLabel("Links (one per line)").fill("https://github.com/example/parser/issues/42");
@@ -212,5 +169,42 @@ test.describe("regressions", () => {
     );
     await page.locator(".annotation-form summary").click(); // closed again for the pictures
     await screenshots(page, "history-markers");
+  });
+});
+
+test.describe("regressions by keyboard", () => {
+  test("a maintainer reaches a change, pastes a token and saves a status with no mouse", async ({
+    page,
+    service,
+  }) => {
+    const regression = await detectedStep(service);
+    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    const triage = page
+      .locator(`li[data-regression="${regression.id}"]`)
+      .getByRole("link", { name: /triage/i });
+    await tabTo(page, triage, 80);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/regressions/${regression.id}$`));
+    // The new page's heading has the focus and is announced; reading (and tabbing) starts there.
+    await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+    await expect(page.getByTestId("page-announcement")).toHaveText(/^Regression #\d+ untriaged page$/);
+
+    await tabTo(page, page.getByLabel("Maintainer token"), 80);
+    await page.keyboard.type(service.maintainToken);
+    await page.keyboard.press("Enter");
+    // The form gave way to the token's line: the focus is on what took its place.
+    await expect(page.getByRole("button", { name: "Forget token" })).toBeFocused();
+    await tabTo(page, page.getByLabel("Status"), 5);
+    await page.keyboard.type("acknowledged");
+    await expect(page.getByLabel("Status")).toHaveValue("acknowledged");
+    const save = page.getByRole("button", { name: "Save triage" });
+    await tabTo(page, save, 5);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await expect(page.locator("h1 .badge")).toHaveText("acknowledged");
+    // The reader is where they were, on the button they pressed.
+    await expect(save).toBeFocused();
+    const saved = await service.get<Regression>(`/api/v1/regressions/${regression.id}`);
+    expect(saved.status).toBe("acknowledged");
   });
 });

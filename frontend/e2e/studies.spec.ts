@@ -94,10 +94,22 @@ test.describe("leaderboards and sweeps", () => {
     await chart.scrollIntoViewIfNeeded();
     await expect(chart.locator(".recharts-line")).toHaveCount(2);
     await expect(chart.locator(".recharts-line-dots circle")).toHaveCount(6);
-    await expect(chart.locator(".recharts-legend-item")).toHaveText([
+    await expect(chart.locator(".legend li")).toHaveText([
       "dart · dart:io · async · sequential",
       "dart · dart:io · sync · sequential",
     ]);
+    // The same points as a table, for a reader who does not see the chart.
+    await chart.getByText("The sweep as a table").click();
+    const table = chart.getByRole("table", { name: /against writes, one column per line/ });
+    await expect(table.locator("thead th")).toHaveText([
+      "writes",
+      "dart · dart:io · async · sequential",
+      "dart · dart:io · sync · sequential",
+    ]);
+    await expect(table.locator("tbody tr")).toHaveCount(3);
+    await expect(table.locator("tbody td")).toHaveCount(6);
+    await expect(table.locator("tbody td", { hasText: "—" })).toHaveCount(0);
+    await chart.getByText("The sweep as a table").click();
     await screenshots(page, "sweep-dart-writes");
   });
 });

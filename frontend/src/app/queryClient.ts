@@ -1,7 +1,10 @@
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryClient } from "@tanstack/react-query";
 import { ApiError } from "../api/client";
+import { forgetRefusedToken } from "../lib/maintainerToken";
 
 export const queryClient = new QueryClient({
+  // Every write carries the maintainer's token: one the service refused is forgotten, whichever form sent it.
+  mutationCache: new MutationCache({ onError: forgetRefusedToken }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,

@@ -13,26 +13,35 @@ import { useSearchParams } from "react-router";
 import { type Column, type SortDir, sortRows } from "../lib/table";
 import { useNarrow } from "../lib/useMediaQuery";
 
-interface SortState {
+export interface SortState {
   column: string;
   dir: SortDir;
 }
 
-/** Sorting kept in the URL (`sort`, `dir`) so a sorted table can be linked. */
+/** The URL keys of a table's sort: `sort` and `dir`, or `<table>.sort` and `<table>.dir`. */
+const sortKeys = (table?: string) =>
+  table ? { sort: `${table}.sort`, dir: `${table}.dir` } : { sort: "sort", dir: "dir" };
+
+/**
+ * Sorting kept in the URL so a sorted table can be linked. A page with several tables names each
+ * (`table`), so each keeps its own sort and sorting one leaves the others as they were.
+ */
 export function useUrlSort(
   defaultColumn: string,
   defaultDir: SortDir = "asc",
+  table?: string,
 ): [SortState, (column: string) => void] {
   const [params, setParams] = useSearchParams();
-  const column = params.get("sort") ?? defaultColumn;
-  const dir: SortDir =
-    params.get("dir") === "desc" ? "desc" : params.get("dir") === "asc" ? "asc" : defaultDir;
+  const keys = sortKeys(table);
+  const column = params.get(keys.sort) ?? defaultColumn;
+  const asked = params.get(keys.dir);
+  const dir: SortDir = asked === "desc" ? "desc" : asked === "asc" ? "asc" : defaultDir;
   const toggle = (next: string) => {
     setParams(
       (prev) => {
         const copy = new URLSearchParams(prev);
-        copy.set("sort", next);
-        copy.set("dir", next === column && dir === "asc" ? "desc" : "asc");
+        copy.set(keys.sort, next);
+        copy.set(keys.dir, next === column && dir === "asc" ? "desc" : "asc");
         return copy;
       },
       { replace: true },

@@ -15,6 +15,17 @@ export const OKABE_ITO = {
   grey: "#999999",
 } as const;
 
+/**
+ * The colours of verdicts (better, worse, neither) and of notes on a chart: CSS variables of
+ * styles.css, so a chart's mark and the text beside it are one colour by construction.
+ */
+export const MARKS = {
+  better: "var(--mark-better)",
+  worse: "var(--mark-worse)",
+  neutral: "var(--mark-neutral)",
+  annotation: "var(--mark-annotation)",
+} as const;
+
 const PALETTE = [
   OKABE_ITO.blue,
   OKABE_ITO.orange,

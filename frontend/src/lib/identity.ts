@@ -5,12 +5,18 @@ import { MODES } from "../api/vocabulary";
 
 export type Params = SeriesIdentity["params"];
 
-/** "writes=10000, payload_bytes=13" in the order the keys were given; "" for none. */
-export function formatParams(params: Params | null | undefined): string {
+/** One param as every label writes it: "writes=10000". */
+export const formatParam = (key: string, value: unknown): string => `${key}=${String(value)}`;
+
+/**
+ * "writes=10000, payload_bytes=13" in the order the keys were given; "" for none. `separator`
+ * for labels that join their parts another way ("writes=10000 payload_bytes=13").
+ */
+export function formatParams(params: Params | null | undefined, separator = ", "): string {
   if (!params) return "";
   return Object.entries(params)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(", ");
+    .map(([key, value]) => formatParam(key, value))
+    .join(separator);
 }
 
 /** "file-write-tiny (writes=10000, payload_bytes=13)". */
@@ -30,4 +36,18 @@ export function implementationLabel(item: Implementation): string {
 export function modeRank(mode: string | null): number {
   const index = (MODES as readonly (string | null)[]).indexOf(mode);
   return index === -1 ? MODES.length : index;
+}
+
+type Measured = Implementation & Pick<SeriesIdentity, "benchmark" | "params">;
+
+/** What a series measures and how: "dart · dart:io · async — file-write-tiny (writes=10000)". */
+export function seriesLabel(series: Measured): string {
+  return `${implementationLabel(series)} — ${workloadLabel(series.benchmark, series.params)}`;
+}
+
+/** A series among others picked by id (chips, choices): "#12 dart · dart:io — write (n=1), latency". */
+export function seriesChoiceLabel(
+  series: Measured & Pick<SeriesIdentity, "metric"> & { id: number },
+): string {
+  return `#${series.id} ${seriesLabel(series)}, ${series.metric}`;
 }

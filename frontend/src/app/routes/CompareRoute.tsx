@@ -18,7 +18,7 @@ export function CompareRoute() {
     ...compareRunsQuery(baseline, contender),
     enabled: Boolean(baseline && contender),
   });
-  const [sort] = useUrlSort("change", "desc");
+  const [sort, toggleSort] = useUrlSort("change", "desc", "shared");
   const rows = useSortedRows(comparison.data?.matched ?? [], matchedColumns, sort);
   return (
     <>
@@ -42,7 +42,7 @@ export function CompareRoute() {
       ) : null}
       {baseline && contender ? (
         <QueryView query={comparison} what="comparison">
-          {(data) => <ComparisonView comparison={data} rows={rows} />}
+          {(data) => <ComparisonView comparison={data} rows={rows} sort={sort} onSort={toggleSort} />}
         </QueryView>
       ) : (
         <p className="muted">

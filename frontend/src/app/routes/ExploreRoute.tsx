@@ -61,8 +61,8 @@ export function ExploreRoute() {
                     {rows.length.toLocaleString("en-US")} series in {charts.length.toLocaleString("en-US")}{" "}
                     charts, one per benchmark and metric
                     {series.hasNextPage ? ", the first of those matching" : ""}. Each bar is the latest value
-                    of one series, whiskers its min–max; click a bar for its history.{" "}
-                    <a href="#series-table">Jump to the table</a>
+                    of one series, whiskers its min–max; click a bar for its history, or follow its row's
+                    history link in the table. <a href="#series-table">Jump to the table</a>
                   </p>
                   <SeriesCharts charts={charts} />
                   {series.hasNextPage ? (

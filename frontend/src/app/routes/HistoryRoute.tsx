@@ -8,14 +8,15 @@ import { seriesAnnotationsQuery } from "../../features/annotations/api";
 import { AnnotationForm } from "../../features/annotations/components/AnnotationForm";
 import { historyQuery } from "../../features/history/api";
 import { HistoryCharts } from "../../features/history/components/HistoryCharts";
-import { type PointRow, pointColumns } from "../../features/history/components/pointColumns";
-import { buildHistoryCharts } from "../../features/history/lib/historyChart";
+import { pointColumns } from "../../features/history/components/pointColumns";
+import { buildHistoryCharts, pointRows } from "../../features/history/lib/historyChart";
 import { seriesDetectionQuery, seriesRegressionsQuery } from "../../features/regressions/api";
 import { ChartNotes } from "../../features/regressions/components/ChartNotes";
 import { DetectionStates } from "../../features/regressions/components/DetectionStates";
 import { buildChartNotes } from "../../features/regressions/lib/markers";
 import { seriesChartPath } from "../../lib/embed";
 import { dateRangeQuery, historyHref } from "../../lib/filters";
+import { seriesChoiceLabel } from "../../lib/identity";
 import { useHistoryFilters } from "../../lib/useFilters";
 
 export function HistoryRoute() {
@@ -25,11 +26,7 @@ export function HistoryRoute() {
   const histories = useQueries({ queries: ids.map((id) => historyQuery(id, range)) });
   const loaded = histories.flatMap((h) => (h.data ? [h.data] : []));
   const charts = buildHistoryCharts(loaded);
-  const points: PointRow[] = charts.flatMap((chart) =>
-    chart.lines.flatMap((line) =>
-      line.points.map((point) => ({ line, point, format: chart.scale.format, unit: chart.scale.label })),
-    ),
-  );
+  const points = pointRows(charts);
   const regressions = useQueries({ queries: ids.map((id) => seriesRegressionsQuery(id)) });
   const annotations = useQueries({ queries: ids.map((id) => seriesAnnotationsQuery(id)) });
   const detection = useQueries({ queries: ids.map((id) => seriesDetectionQuery(id)) });
@@ -79,7 +76,7 @@ export function HistoryRoute() {
             </label>
             {loaded.map((h) => (
               <span className="chip" key={h.series.id}>
-                #{h.series.id} {h.series.language} {h.series.benchmark} {h.series.metric}
+                {seriesChoiceLabel(h.series)}
                 <button
                   type="button"
                   aria-label={`Remove series ${h.series.id}`}
@@ -115,7 +112,7 @@ export function HistoryRoute() {
             <AnnotationForm
               series={loaded.map((h) => ({
                 id: h.series.id,
-                label: `#${h.series.id} ${h.series.language} ${h.series.benchmark} ${h.series.metric}`,
+                label: seriesChoiceLabel(h.series),
               }))}
             />
           ) : null}

@@ -9,7 +9,7 @@ import { modePairsQuery } from "../../features/modes/api";
 import { MethodNote } from "../../features/modes/components/MethodNote";
 import { modeColumns } from "../../features/modes/components/modeColumns";
 import { RatioSections } from "../../features/modes/components/RatioSections";
-import { buildRatioSections } from "../../features/modes/lib/ratioRows";
+import { allRatioRows, buildRatioSections } from "../../features/modes/lib/ratioRows";
 import { modesChartPath } from "../../lib/embed";
 import { filtersRecord, writeFilters } from "../../lib/filters";
 import { useFilters } from "../../lib/useFilters";
@@ -22,11 +22,7 @@ export function ModesRoute() {
   const loaded = useMemo(() => pairs.data?.pages.flatMap((page) => page.items), [pairs.data]);
   const sections = buildRatioSections(loaded ?? []);
   const [sort, toggleSort] = useUrlSort("language");
-  const rows = useSortedRows(
-    sections.flatMap((s) => s.rows),
-    modeColumns,
-    sort,
-  );
+  const rows = useSortedRows(allRatioRows(sections), modeColumns, sort);
   return (
     <>
       <div className="page-head">

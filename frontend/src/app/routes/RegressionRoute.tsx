@@ -11,6 +11,7 @@ import { LinkList } from "../../features/regressions/components/LinkList";
 import { SeriesIdentity } from "../../features/regressions/components/SeriesIdentity";
 import { StatusBadge } from "../../features/regressions/components/StatusBadge";
 import { TriageForm } from "../../features/regressions/components/TriageForm";
+import { runHref } from "../../lib/links";
 
 export function RegressionRoute() {
   const id = Number(useParams().regressionId);
@@ -34,7 +35,7 @@ export function RegressionRoute() {
                 <ChangeSummary change={r} />
                 <ChangeEvidence change={r} />
                 <p>
-                  Found at run <Link to={`/runs/${r.run_id}`}>{r.run_id}</Link>
+                  Found at run <Link to={runHref(r.run_id)}>{r.run_id}</Link>
                 </p>
               </section>
               <section>

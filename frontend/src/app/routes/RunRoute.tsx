@@ -4,10 +4,11 @@ import type { RunDetail } from "../../api/types";
 import { DataTable, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { DetectionPending, QueryView } from "../../components/Status";
-import { runQuery, uploadUrl } from "../../features/runs/api";
+import { runQuery } from "../../features/runs/api";
 import { PreviousRunLink } from "../../features/runs/components/PreviousRunLink";
 import { RunMeta } from "../../features/runs/components/RunMeta";
 import { resultColumns } from "../../features/runs/components/runColumns";
+import { uploadHref } from "../../lib/links";
 
 function RunPage({ run }: { run: RunDetail }) {
   const [sort, toggleSort] = useUrlSort("benchmark");
@@ -20,7 +21,7 @@ function RunPage({ run }: { run: RunDetail }) {
       </div>
       <div className="actions">
         <PreviousRunLink run={run} />
-        <a href={uploadUrl(run.id)} download={`run-${run.id}.json`}>
+        <a href={uploadHref(run.id)} download={`run-${run.id}.json`}>
           Download the raw upload (JSON)
         </a>
         <Link to={`/runs?suite=${encodeURIComponent(run.suite)}`}>Other runs of {run.suite}</Link>

@@ -14,7 +14,17 @@ import {
 import { powerTicks } from "../../lib/logScale";
 import { formatNumber } from "../../lib/units";
 import { wrapText } from "../../lib/wrapText";
-import { type BarChartModel, type ChartLine, chartLines, whiskerOffset } from "./barChartModel";
+import {
+  type BarChartModel,
+  type BarDatum,
+  barData,
+  type ChartLine,
+  chartLines,
+  groupedBarChartHeight,
+  LINE,
+  labelChars,
+  whiskerOffset,
+} from "./barChartModel";
 
 interface GroupedBarChartProps {
   chart: BarChartModel;
@@ -25,20 +35,6 @@ interface GroupedBarChartProps {
    * empty render to measure first (it still follows later resizes). */
   width?: number;
   onSelectSeries?: (seriesId: number) => void;
-}
-
-const LINE = 13;
-
-const labelChars = (narrow: boolean) => (narrow ? 16 : 24);
-
-function rowHeight(lines: readonly ChartLine[], narrow: boolean): number {
-  return Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars(narrow)).length * LINE + 6));
-}
-
-/** The height the chart takes, known before it draws. */
-export function groupedBarChartHeight(chart: BarChartModel, narrow: boolean): number {
-  const lines = chartLines(chart);
-  return 40 + lines.length * rowHeight(lines, narrow);
 }
 
 function LineTick({
@@ -105,8 +101,6 @@ function TooltipBody({
   );
 }
 
-type Datum = { error?: [number, number] | undefined };
-
 /** The value at the end of a bar, past its whisker; in display units, like the axis. */
 function ValueLabel({
   viewBox,
@@ -114,7 +108,7 @@ function ValueLabel({
   index,
   data,
   logMin,
-}: LabelProps & { data: Datum[]; logMin: number | null }) {
+}: LabelProps & { data: readonly BarDatum[]; logMin: number | null }) {
   if (typeof value !== "number" || !viewBox || !("width" in viewBox)) return null;
   const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
   const whisker = whiskerOffset(width, value, data[index ?? -1]?.error?.[1] ?? 0, logMin);
@@ -133,11 +127,7 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
   const lines = chartLines(chart);
   const byKey = new Map(lines.map((l) => [l.key, l]));
 
-  const data = lines.map((l) => ({
-    ...l,
-    value: l.kind === "bar" ? l.cell.value : undefined,
-    error: l.kind === "bar" ? (l.cell.error ?? undefined) : undefined,
-  }));
+  const data = barData(lines);
   const height = groupedBarChartHeight(chart, narrow);
   return (
     <ResponsiveContainer

@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { OKABE_ITO } from "../../lib/colors";
+import { MARKS } from "../../lib/colors";
 import { logDomain, spansDecades } from "../../lib/logScale";
 import { formatDate, formatDateTime } from "../../lib/time";
 import { formatNumber } from "../../lib/units";
@@ -28,9 +28,9 @@ import { markerPath } from "./markerShape";
 import { SeriesLegend } from "./SeriesLegend";
 
 const MARKER_COLORS = {
-  regression: OKABE_ITO.vermillion,
-  improvement: OKABE_ITO.bluishGreen,
-  annotation: OKABE_ITO.reddishPurple,
+  regression: MARKS.worse,
+  improvement: MARKS.better,
+  annotation: MARKS.annotation,
 } as const satisfies Record<MarkerKind, string>;
 
 interface HistoryChartProps {

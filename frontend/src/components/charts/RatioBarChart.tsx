@@ -10,25 +10,14 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { OKABE_ITO } from "../../lib/colors";
-import type { Comparison } from "../../lib/factor";
+import { MARKS } from "../../lib/colors";
 import { formatRatioTick } from "../../lib/logScale";
-import { wrapText } from "../../lib/wrapText";
+import { type RatioBar, ratioBarLayout } from "./ratioBarModel";
 import { WrappedTick } from "./WrappedTick";
-
-/** One bar: log10(async/sync) from 0, its interval as log offsets, and its wording. */
-export interface RatioBar {
-  key: string;
-  label: string;
-  logRatio: number;
-  error: [number, number] | null;
-  wording: { text: string } & Pick<Comparison, "better">;
-  ratio: number;
-}
 
 /** How a ratio reads for async (better, worse, about the same): its bar's colour. */
 function barFill(better: boolean | null): string {
-  return better === null ? OKABE_ITO.grey : better ? OKABE_ITO.bluishGreen : OKABE_ITO.vermillion;
+  return better === null ? MARKS.neutral : better ? MARKS.better : MARKS.worse;
 }
 
 interface RatioBarChartProps {
@@ -40,10 +29,7 @@ interface RatioBarChartProps {
 
 /** async/sync ratios as bars from 1.0 on a log scale, each labelled with its wording. */
 export function RatioBarChart({ rows, ticks, narrow }: RatioBarChartProps) {
-  const wordingByLabel = new Map(rows.map((r) => [r.label, r.wording.text]));
-  const labelChars = narrow ? 18 : 44;
-  const lines = Math.max(...rows.map((r) => wrapText(r.label, labelChars).length + 1));
-  const height = 50 + rows.length * Math.max(40, lines * 13 + 14);
+  const { labelChars, height, wordingByLabel } = ratioBarLayout(rows, narrow);
   return (
     <ResponsiveContainer width="100%" height={height}>
       <BarChart data={[...rows]} layout="vertical" margin={{ top: 4, right: 16, bottom: 16, left: 4 }}>

@@ -1,6 +1,6 @@
 import type { SeriesMarker } from "../../lib/colors";
+import { LegendSample } from "./Legend";
 import { isolateSeries, toggleSeries } from "./legendState";
-import { markerPath } from "./markerShape";
 
 export interface LegendEntry {
   key: string;
@@ -37,18 +37,7 @@ export function SeriesLegend({
               onClick={() => onChange(toggleSeries(hidden, entry.key))}
               title={shown ? "Hide this series" : "Show this series"}
             >
-              <svg width="26" height="12" aria-hidden="true">
-                <line
-                  x1="1"
-                  x2="25"
-                  y1="6"
-                  y2="6"
-                  stroke={entry.color}
-                  strokeWidth="3"
-                  strokeDasharray={entry.dash || undefined}
-                />
-                <path d={markerPath(entry.marker, 13, 6, 3.5)} fill={entry.color} />
-              </svg>
+              <LegendSample item={entry} />
               {entry.label}
             </button>
             {entries.length > 1 ? (

@@ -12,7 +12,7 @@ import {
 } from "recharts";
 import { OKABE_ITO } from "../../lib/colors";
 import { formatNumber } from "../../lib/units";
-import { jitter, type SideStrip } from "./stripChartModel";
+import { type SideStrip, type StripDot, stripDots } from "./stripChartModel";
 
 interface StripChartProps {
   strips: readonly SideStrip[];
@@ -25,14 +25,6 @@ interface StripChartProps {
 }
 
 const BOX = 0.28;
-const SPREAD = 0.36;
-
-interface Dot {
-  x: number;
-  value: number;
-  runId?: string;
-  label: string;
-}
 
 function TooltipBody({
   format,
@@ -41,7 +33,7 @@ function TooltipBody({
 }: {
   format: StripChartProps["format"];
   active?: boolean;
-  payload?: { payload?: Dot }[];
+  payload?: { payload?: StripDot }[];
 }) {
   const dot = payload?.[0]?.payload;
   if (!active || !dot) return null;
@@ -59,21 +51,7 @@ function TooltipBody({
  * smaller, fainter dots.
  */
 export function StripChart({ strips, unit, format, onSelectRun, height = 300 }: StripChartProps) {
-  const levels: Dot[] = strips.flatMap((s, i) =>
-    s.levels.map((l, j) => ({
-      x: i + jitter(j) * SPREAD,
-      value: l.value,
-      runId: l.runId,
-      label: `${s.label}: run level`,
-    })),
-  );
-  const samples: Dot[] = strips.flatMap((s, i) =>
-    s.samples.map((value, j) => ({
-      x: i + jitter(j + 0.5) * SPREAD * 1.4,
-      value,
-      label: `${s.label}: replicate`,
-    })),
-  );
+  const { levels, samples } = stripDots(strips);
   return (
     <ResponsiveContainer width="100%" height={height}>
       <ScatterChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
@@ -157,7 +135,7 @@ export function StripChart({ strips, unit, format, onSelectRun, height = 300 }: 
             <circle cx={props.cx} cy={props.cy} r={4.5} fill={OKABE_ITO.blue} stroke="var(--bg)" />
           )}
           cursor={onSelectRun ? "pointer" : undefined}
-          onClick={(dot: { payload?: Dot }) => {
+          onClick={(dot: { payload?: StripDot }) => {
             if (dot.payload?.runId) onSelectRun?.(dot.payload.runId);
           }}
         />

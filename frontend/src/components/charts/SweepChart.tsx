@@ -1,4 +1,4 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "../../lib/units";
 
 export interface SweepChartLine {
@@ -61,7 +61,6 @@ export function SweepChart({ lines, rows, xLabel, yLabel, logX, width, height = 
           labelFormatter={(x) => `${xLabel} = ${formatNumber(Number(x))}`}
           formatter={(value) => `${formatNumber(Number(value), 4)} ${yLabel}`}
         />
-        <Legend wrapperStyle={{ fontSize: 12, paddingTop: 16 }} />
         {lines.map((line) => (
           <Line
             key={line.key}

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { scaleFor } from "../../lib/units";
-import { type BarChartModel, chartLines, whiskerOffset } from "./barChartModel";
+import {
+  type BarChartModel,
+  barData,
+  chartLines,
+  groupedBarChartHeight,
+  whiskerOffset,
+} from "./barChartModel";
 
 const bar = (key: string) => ({ key, label: `impl ${key}`, mode: null, color: "#000" });
 const cell = (value: number, seriesId: number) => ({ value, error: null, seriesId });
@@ -61,5 +67,40 @@ describe("whiskerOffset", () => {
     expect(whiskerOffset(200, 50, 0, null)).toBe(0);
     expect(whiskerOffset(200, 0, 5, null)).toBe(0);
     expect(whiskerOffset(200, 1, 5, 1)).toBe(0);
+  });
+});
+
+describe("barData", () => {
+  it("gives bars their value and whisker offsets, and group headings none", () => {
+    const withError = {
+      ...chart,
+      rows: [
+        {
+          key: "w1",
+          label: "workload 1",
+          cells: { a: { value: 5, error: [1, 2] as [number, number], seriesId: 1 } },
+        },
+      ],
+    };
+    expect(barData(chartLines(withError)).map((d) => [d.kind, d.value, d.error])).toEqual([
+      ["group", undefined, undefined],
+      ["bar", 5, [1, 2]],
+    ]);
+  });
+});
+
+describe("groupedBarChartHeight", () => {
+  it("grows with the lines drawn and with labels that wrap on a phone", () => {
+    const one = { ...chart, rows: chart.rows.slice(0, 1) };
+    // 3 lines (a heading, two bars) of 22 px, plus the axis: 40 + 3 × 22.
+    expect(groupedBarChartHeight(one, false)).toBe(106);
+    expect(groupedBarChartHeight(chart, false)).toBeGreaterThan(groupedBarChartHeight(one, false));
+    const long = {
+      ...one,
+      rows: [
+        { ...chart.rows[0], key: "w", label: "a-rather-long-workload (size=1MiB, depth=32)", cells: {} },
+      ],
+    };
+    expect(groupedBarChartHeight(long, true)).toBeGreaterThan(groupedBarChartHeight(long, false));
   });
 });

@@ -1,5 +1,6 @@
 /** What GroupedBarChart draws: groups of bars in one display unit. Features build it from their data. */
 import type { Direction, Scale } from "../../lib/units";
+import { wrapText } from "../../lib/wrapText";
 
 /** One implementation across the groups: its legend entry and colour. */
 export interface BarSeries {
@@ -71,4 +72,32 @@ export function whiskerOffset(width: number, value: number, high: number, logMin
   if (logMin === null) return (width * high) / value;
   const span = Math.log(value / logMin);
   return span > 0 ? (width * Math.log((value + high) / value)) / span : 0;
+}
+
+/** Line height of a wrapped label, px. */
+export const LINE = 13;
+
+/** Characters per line of a label beside the bars. */
+export const labelChars = (narrow: boolean) => (narrow ? 16 : 24);
+
+/** Every line's height: room for the longest wrapped label, at least 22 px. */
+function rowHeight(lines: readonly ChartLine[], narrow: boolean): number {
+  return Math.max(22, ...lines.map((l) => wrapText(l.label, labelChars(narrow)).length * LINE + 6));
+}
+
+/** The height the chart takes, known before it draws (so a box can hold it before the chart is drawn). */
+export function groupedBarChartHeight(chart: Pick<BarChartModel, "bars" | "rows">, narrow: boolean): number {
+  const lines = chartLines(chart);
+  return 40 + lines.length * rowHeight(lines, narrow);
+}
+
+/** A line as the chart's data: its bar's value and whisker offsets; none for a group's heading. */
+export type BarDatum = ChartLine & { value: number | undefined; error: [number, number] | undefined };
+
+export function barData(lines: readonly ChartLine[]): BarDatum[] {
+  return lines.map((l) => ({
+    ...l,
+    value: l.kind === "bar" ? l.cell.value : undefined,
+    error: l.kind === "bar" ? (l.cell.error ?? undefined) : undefined,
+  }));
 }

@@ -15,3 +15,38 @@ export interface SideStrip {
 export function jitter(index: number): number {
   return ((index * 0.618034) % 1) - 0.5;
 }
+
+/** Half the width of a strip that its run levels spread over, in strips. */
+export const SPREAD = 0.36;
+
+/** One dot of the chart: where it sits, its value, the run it opens (run levels) and what it is. */
+export interface StripDot {
+  x: number;
+  value: number;
+  runId?: string;
+  label: string;
+}
+
+/**
+ * The dots the chart draws: each strip's run levels spread across it at x = strip index ± SPREAD,
+ * and its replicates spread a little wider, placed between the levels so they do not hide them.
+ */
+export function stripDots(strips: readonly SideStrip[]): { levels: StripDot[]; samples: StripDot[] } {
+  return {
+    levels: strips.flatMap((s, i) =>
+      s.levels.map((l, j) => ({
+        x: i + jitter(j) * SPREAD,
+        value: l.value,
+        runId: l.runId,
+        label: `${s.label}: run level`,
+      })),
+    ),
+    samples: strips.flatMap((s, i) =>
+      s.samples.map((value, j) => ({
+        x: i + jitter(j + 0.5) * SPREAD * 1.4,
+        value,
+        label: `${s.label}: replicate`,
+      })),
+    ),
+  };
+}

@@ -20,6 +20,3 @@ export const runsQuery = (filter: Pick<RunListQuery, "suite" | "branch" | "hardw
         unwrap(api.GET("/api/v1/runs", { params: { query: { ...filter, limit: 200, cursor } }, signal })),
       ),
   });
-
-/** Where the raw upload of a run can be downloaded as it was sent. */
-export const uploadUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/upload`;

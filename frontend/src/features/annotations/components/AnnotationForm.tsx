@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { ErrorMessage } from "../../../components/Status";
-import { TokenField } from "../../../components/TokenField";
+import { TokenField, WriteError } from "../../../components/TokenField";
 import { useMaintainerToken } from "../../../lib/maintainerToken";
 import { createAnnotation } from "../api";
 
@@ -65,7 +64,7 @@ export function AnnotationForm({ series }: { series: readonly SeriesChoice[] }) 
           {add.isSuccess && !add.isPending ? <span role="status">Added.</span> : null}
         </div>
       </form>
-      {add.error ? <ErrorMessage error={add.error} /> : null}
+      <WriteError error={add.error} action="add notes" />
     </details>
   );
 }

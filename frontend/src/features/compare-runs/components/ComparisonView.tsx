@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import type { MatchedResult, RunComparison, RunSummary, UnmatchedResult } from "../../../api/types";
-import { DataTable, useSortedRows, useUrlSort } from "../../../components/DataTable";
+import { DataTable, type SortState, useSortedRows, useUrlSort } from "../../../components/DataTable";
 import { Empty } from "../../../components/Status";
+import { runHref } from "../../../lib/links";
 import { formatDateTime } from "../../../lib/time";
 import { VERDICT_TEXT } from "../lib/changes";
 import { matchedColumns, unmatchedColumns } from "./comparisonColumns";
@@ -12,15 +13,24 @@ const resultKey = (r: MatchedResult | UnmatchedResult) =>
 function RunHeading({ side, run }: { side: string; run: RunSummary }) {
   return (
     <p>
-      <strong>{side}:</strong> <Link to={`/runs/${run.id}`}>{run.name ?? run.id}</Link> —{" "}
+      <strong>{side}:</strong> <Link to={runHref(run.id)}>{run.name ?? run.id}</Link> —{" "}
       {formatDateTime(run.started_at)}, {run.hardware_name}, branch {run.branch}{" "}
       <code className="muted">{run.id}</code>
     </p>
   );
 }
 
-function Unmatched({ title, rows }: { title: string; rows: readonly UnmatchedResult[] }) {
-  const [sort, toggleSort] = useUrlSort("benchmark");
+function Unmatched({
+  title,
+  table,
+  rows,
+}: {
+  title: string;
+  /** The table's name in the URL keys of its sort. */
+  table: string;
+  rows: readonly UnmatchedResult[];
+}) {
+  const [sort, toggleSort] = useUrlSort("benchmark", "asc", table);
   const sorted = useSortedRows(rows, unmatchedColumns, sort);
   return (
     <>
@@ -45,11 +55,15 @@ function Unmatched({ title, rows }: { title: string; rows: readonly UnmatchedRes
 export function ComparisonView({
   comparison,
   rows,
+  sort,
+  onSort,
 }: {
   comparison: RunComparison;
+  /** The shared results, sorted as `sort` says (the page's export shares them). */
   rows: readonly MatchedResult[];
+  sort: SortState;
+  onSort: (column: string) => void;
 }) {
-  const [sort, toggleSort] = useUrlSort("change", "desc");
   const counts = { better: 0, worse: 0, noise: 0 };
   for (const r of comparison.matched) counts[r.verdict] += 1;
   return (
@@ -84,12 +98,12 @@ export function ComparisonView({
           rows={rows}
           rowKey={resultKey}
           sort={sort}
-          onSort={toggleSort}
+          onSort={onSort}
           rowClass={(r) => `row-${r.verdict}`}
         />
       )}
-      <Unmatched title="Only in the baseline" rows={comparison.only_in_baseline} />
-      <Unmatched title="Only in the contender" rows={comparison.only_in_contender} />
+      <Unmatched title="Only in the baseline" table="baseline" rows={comparison.only_in_baseline} />
+      <Unmatched title="Only in the contender" table="contender" rows={comparison.only_in_contender} />
     </>
   );
 }

@@ -1,9 +1,10 @@
 import type { MatchedResult, UnmatchedResult } from "../../../api/types";
 import type { RESULT_IDENTITY_FIELDS } from "../../../api/vocabulary";
 import { formatParams } from "../../../lib/identity";
+import { formatPValue } from "../../../lib/pValue";
 import type { Column } from "../../../lib/table";
 import { formatValue } from "../../../lib/units";
-import { formatChange, formatPValue, VERDICT_TEXT } from "../lib/changes";
+import { formatChange, VERDICT_TEXT } from "../lib/changes";
 
 type Identity = Pick<MatchedResult, (typeof RESULT_IDENTITY_FIELDS)[number]>;
 
@@ -83,7 +84,8 @@ const verdict: Column<MatchedResult> = {
 const significance: Column<MatchedResult> = {
   id: "p",
   header: "Significance",
-  text: (r) => formatPValue(r.p_value),
+  // "n/a": the service had no samples or stats to test.
+  text: (r) => formatPValue(r.p_value, "n/a"),
   sortValue: (r) => r.p_value ?? null,
   raw: (r) => ({ "p-value": r.p_value ?? null }),
 };

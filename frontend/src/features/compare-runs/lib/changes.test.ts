@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChange, formatPValue } from "./changes";
+import { formatChange } from "./changes";
 
 describe("formatChange", () => {
   it("signs percentages", () => {
@@ -8,13 +8,5 @@ describe("formatChange", () => {
     expect(formatChange(0)).toBe("0.0%");
     expect(formatChange(2.5)).toBe("+250%");
     expect(formatChange(null)).toBe("—");
-  });
-});
-
-describe("formatPValue", () => {
-  it("formats small and missing p-values", () => {
-    expect(formatPValue(0.0123)).toBe("p = 0.012");
-    expect(formatPValue(0.0001)).toBe("p < 0.001");
-    expect(formatPValue(null)).toBe("n/a");
   });
 });

@@ -16,10 +16,3 @@ export const VERDICT_TEXT = {
   worse: "worse",
   noise: "within noise",
 } as const satisfies Record<ComparisonVerdict, string>;
-
-/** "p = 0.012", "p < 0.001", "n/a" without samples or stats to test. */
-export function formatPValue(p: number | null | undefined): string {
-  if (p === null || p === undefined || !Number.isFinite(p)) return "n/a";
-  if (p < 0.001) return "p < 0.001";
-  return `p = ${p.toPrecision(2)}`;
-}

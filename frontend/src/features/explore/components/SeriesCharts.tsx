@@ -1,26 +1,18 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { type BarChartModel, chartLines } from "../../../components/charts/barChartModel";
+import {
+  type BarChartModel,
+  chartLines,
+  groupedBarChartHeight,
+} from "../../../components/charts/barChartModel";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
-import { GroupedBarChart, groupedBarChartHeight } from "../../../components/charts/GroupedBarChart";
+import { GroupedBarChart } from "../../../components/charts/GroupedBarChart";
+import { Legend } from "../../../components/charts/Legend";
 import { WhenVisible } from "../../../components/WhenVisible";
 import { historyHref } from "../../../lib/filters";
 import { logDomain, spansDecades } from "../../../lib/logScale";
 import { directionText } from "../../../lib/units";
 import { useNarrow } from "../../../lib/useMediaQuery";
-
-/** The bar colours of a chart: blues for sync, reds and oranges for async, grey without a mode. */
-function ModeLegend({ chart }: { chart: BarChartModel }) {
-  return (
-    <ul className="legend">
-      {chart.bars.map((bar) => (
-        <li key={bar.key}>
-          <span className="swatch" style={{ background: bar.color }} aria-hidden="true" /> {bar.label}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 function ariaLabel(chart: BarChartModel): string {
   return `Bar chart of ${chart.title}, ${chart.metric} in ${chart.scale.label}, ${directionText(chart.direction)}: ${chart.rows.length} workloads, ${chart.bars.length} implementations. The table below lists the same values.`;
@@ -52,7 +44,8 @@ function BarFigure({ chart, narrow }: { chart: BarChartModel; narrow: boolean })
       label={ariaLabel(chart)}
     >
       <div className="chart-controls">
-        <ModeLegend chart={chart} />
+        {/* The bar colours: blues for sync, reds and oranges for async, grey without a mode. */}
+        <Legend items={chart.bars} />
         {logOffered ? (
           <label className="log-toggle">
             <input type="checkbox" checked={logChosen} onChange={(e) => setLog(e.target.checked)} /> Log scale

@@ -3,6 +3,7 @@ import type { LatestValue, Series } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
 import { historyHref } from "../../../lib/filters";
 import { formatParams, workloadLabel } from "../../../lib/identity";
+import { runHref } from "../../../lib/links";
 import type { Column } from "../../../lib/table";
 import { formatDate } from "../../../lib/time";
 import { formatValue } from "../../../lib/units";
@@ -96,7 +97,7 @@ export function seriesColumns(selection: {
       text: (s) => formatDate(s.latest.started_at),
       sortValue: (s) => Date.parse(s.latest.started_at),
       raw: (s) => ({ "Latest run": s.latest.started_at, "Run id": s.latest.run_id }),
-      render: (s) => <Link to={`/runs/${s.latest.run_id}`}>{formatDate(s.latest.started_at)}</Link>,
+      render: (s) => <Link to={runHref(s.latest.run_id)}>{formatDate(s.latest.started_at)}</Link>,
     },
     {
       id: "history",

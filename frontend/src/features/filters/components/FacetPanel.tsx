@@ -70,6 +70,8 @@ function FacetGroup({
             type="checkbox"
             name={dimension}
             value={f.value}
+            // Named "dart, 12 series": the label's text alone reads "dart12".
+            aria-label={`${f.value}, ${f.count} series`}
             checked={selected.includes(f.value)}
             onChange={() => onToggle(f.value)}
           />

@@ -2,6 +2,7 @@ import { useNavigate } from "react-router";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
 import { HistoryChart } from "../../../components/charts/HistoryChart";
 import type { HistoryChartModel, Marker } from "../../../components/charts/historyChartModel";
+import { runHref } from "../../../lib/links";
 import { directionText } from "../../../lib/units";
 
 function subtitle(chart: HistoryChartModel): string {
@@ -31,11 +32,7 @@ export function HistoryCharts({
           subtitle={subtitle(chart)}
           label={`Time chart of ${chart.metrics.join(", ")} in ${chart.scale.label} for ${chart.lines.length} series: ${chart.lines.map((l) => l.label).join("; ")}`}
         >
-          <HistoryChart
-            chart={chart}
-            markers={markers}
-            onSelectRun={(runId) => navigate(`/runs/${encodeURIComponent(runId)}`)}
-          />
+          <HistoryChart chart={chart} markers={markers} onSelectRun={(runId) => navigate(runHref(runId))} />
         </ChartFigure>
       ))}
     </>

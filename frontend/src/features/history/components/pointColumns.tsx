@@ -1,14 +1,8 @@
 import { Link } from "react-router";
-import type { HistoryDatum, HistoryLine } from "../../../components/charts/historyChartModel";
+import { runHref } from "../../../lib/links";
 import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
-
-export interface PointRow {
-  line: HistoryLine;
-  point: HistoryDatum;
-  format: (displayValue: number, significant?: number) => string;
-  unit: string;
-}
+import type { PointRow } from "../lib/historyChart";
 
 /**
  * The points the charts draw, each linking to its run. A series' label can be long (params,
@@ -53,6 +47,6 @@ export const pointColumns: Column<PointRow>[] = [
     id: "run",
     header: "Run",
     text: (r) => r.point.runId,
-    render: (r) => <Link to={`/runs/${r.point.runId}`}>{r.point.runId.slice(0, 8)}</Link>,
+    render: (r) => <Link to={runHref(r.point.runId)}>{r.point.runId.slice(0, 8)}</Link>,
   },
 ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryPoint, SeriesHistory, SeriesIdentity } from "../../../api/types";
 import { seriesStyles } from "../../../lib/colors";
-import { buildHistoryCharts } from "./historyChart";
+import { buildHistoryCharts, pointRows } from "./historyChart";
 
 const series = (id: number, overrides: Partial<SeriesIdentity> = {}): SeriesIdentity => ({
   id,
@@ -114,5 +114,27 @@ describe("line labels", () => {
     ]);
     expect(both?.lines.map((l) => l.label.split(", ").at(-1))).toEqual(["branch main", "branch feature-x"]);
     expect(both?.lines[0]?.color).not.toEqual(both?.lines[1]?.color);
+  });
+});
+
+describe("pointRows", () => {
+  it("lists each chart's points, line by line, with that chart's format and unit", () => {
+    const charts = buildHistoryCharts([
+      history(series(1), [
+        { run_id: "a", started_at: "2025-03-20T00:00:00Z", value: 1000, unit: "ns", value_base: 1e-6 },
+        { run_id: "b", started_at: "2025-03-21T00:00:00Z", value: 1100, unit: "ns", value_base: 1.1e-6 },
+      ]),
+      history(series(2, { metric: "iops", unit: "ops/s", base_unit: "ops/s", direction: "higher" }), [
+        { run_id: "c", started_at: "2025-03-20T00:00:00Z", value: 5, unit: "ops/s", value_base: 5 },
+      ]),
+    ]);
+    const rows = pointRows(charts);
+    expect(rows.map((r) => [r.line.key, r.point.runId])).toEqual(
+      charts.flatMap((c) => c.lines.flatMap((l) => l.points.map((p) => [l.key, p.runId]))),
+    );
+    expect(rows.map((r) => r.point.runId).sort()).toEqual(["a", "b", "c"]);
+    const first = rows.find((r) => r.point.runId === "a");
+    expect(first?.unit).toBe(charts.find((c) => c.lines.some((l) => l.key === "1"))?.scale.label);
+    expect(first?.format(first.point.value)).toMatch(/^1(\.00)?\s?µs$/);
   });
 });

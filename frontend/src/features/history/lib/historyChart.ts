@@ -1,14 +1,18 @@
 /** Shapes series histories into time charts: one per unit dimension, a line per series. */
 import type { HistoryPoint, SeriesHistory } from "../../../api/types";
-import type { HistoryChartModel, HistoryLine } from "../../../components/charts/historyChartModel";
+import type {
+  HistoryChartModel,
+  HistoryDatum,
+  HistoryLine,
+} from "../../../components/charts/historyChartModel";
 import { type SeriesStyle, seriesStyles } from "../../../lib/colors";
-import { implementationLabel, workloadLabel } from "../../../lib/identity";
+import { seriesLabel as seriesLabelOf } from "../../../lib/identity";
 import { type Scale, scaleFor, toBase } from "../../../lib/units";
 
 /** The branch is named when a chart holds series of several branches (a feature against main). */
 function seriesLabel(s: SeriesHistory["series"], withBranch: boolean): string {
   const branch = withBranch ? `, branch ${s.branch}` : "";
-  return `${implementationLabel(s)} — ${workloadLabel(s.benchmark, s.params)}, ${s.metric}, ${s.hardware}${branch}`;
+  return `${seriesLabelOf(s)}, ${s.metric}, ${s.hardware}${branch}`;
 }
 
 function bandOf(point: HistoryPoint, scale: Scale): [number, number] | null {
@@ -65,4 +69,21 @@ export function buildHistoryCharts(histories: readonly SeriesHistory[]): History
   const byUnit = new Map<string, SeriesHistory[]>();
   for (const h of histories) byUnit.set(h.series.base_unit, [...(byUnit.get(h.series.base_unit) ?? []), h]);
   return [...byUnit.entries()].map(([unit, members]) => buildChart(unit, members));
+}
+
+/** One point the charts draw, as a row of the table under them, with its chart's number format. */
+export interface PointRow {
+  line: HistoryLine;
+  point: HistoryDatum;
+  format: (displayValue: number, significant?: number) => string;
+  unit: string;
+}
+
+/** Every point of every chart, chart by chart and line by line, as the table's rows. */
+export function pointRows(charts: readonly HistoryChartModel[]): PointRow[] {
+  return charts.flatMap((chart) =>
+    chart.lines.flatMap((line) =>
+      line.points.map((point) => ({ line, point, format: chart.scale.format, unit: chart.scale.label })),
+    ),
+  );
 }

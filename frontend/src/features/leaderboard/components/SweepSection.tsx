@@ -1,8 +1,10 @@
 import { useId } from "react";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
+import { ChartTable } from "../../../components/charts/ChartTable";
+import { Legend } from "../../../components/charts/Legend";
 import { SweepChart } from "../../../components/charts/SweepChart";
 import { WhenVisible } from "../../../components/WhenVisible";
-import { scaleFor } from "../../../lib/units";
+import { formatNumber, scaleFor } from "../../../lib/units";
 import type { BoardSeries } from "../lib/board";
 import { lineStyles, logAxisFits, sweepLines, sweepRows } from "../lib/sweep";
 
@@ -27,6 +29,8 @@ export function SweepSection({ title, series, params, param, ignore, onParam }: 
     unit,
   );
   const logX = logAxisFits(lines);
+  const styled = lineStyles(lines);
+  const rows = sweepRows(lines, scale.toDisplay);
   return (
     <section aria-labelledby={`${id}-h`} className="sweep">
       <h2 id={`${id}-h`}>Parameter sweep</h2>
@@ -45,11 +49,12 @@ export function SweepSection({ title, series, params, param, ignore, onParam }: 
         subtitle={logX ? `${param} on a log scale` : undefined}
         label={`Line chart of ${title} against ${param}, ${lines.length} lines`}
       >
+        <Legend items={styled.map((line) => ({ ...line, dash: line.dash ?? "", marker: "circle" }))} />
         <WhenVisible height={HEIGHT}>
           {(width) => (
             <SweepChart
-              lines={lineStyles(lines)}
-              rows={sweepRows(lines, scale.toDisplay)}
+              lines={styled}
+              rows={rows}
               xLabel={param}
               yLabel={scale.label}
               logX={logX}
@@ -58,6 +63,21 @@ export function SweepSection({ title, series, params, param, ignore, onParam }: 
             />
           )}
         </WhenVisible>
+        <ChartTable
+          summary="The sweep as a table"
+          caption={`${title} (${scale.label}) against ${param}, one column per line`}
+          columns={[param, ...styled.map((line) => line.label)]}
+          rows={rows.map((row) => ({
+            key: String(row.x),
+            cells: [
+              formatNumber(row.x),
+              ...styled.map((line) => {
+                const value = row.values[line.key];
+                return value === undefined ? "—" : formatNumber(value, 4);
+              }),
+            ],
+          }))}
+        />
       </ChartFigure>
     </section>
   );

@@ -5,7 +5,7 @@
  */
 import { HARDWARE } from "../../../lib/board";
 import { modeColor, SERIES_PALETTE } from "../../../lib/colors";
-import { implementationLabel } from "../../../lib/identity";
+import { formatParam, implementationLabel } from "../../../lib/identity";
 import type { BoardSeries } from "./board";
 
 /** Colours in each mode's family before they repeat (lib/colors). */
@@ -82,7 +82,7 @@ export function sweepLines(
       key,
       label: [
         implementationLabel(line.series),
-        ...varying.map((k) => `${k}=${line.identity[k] ?? "(none)"}`),
+        ...varying.map((k) => formatParam(k, line.identity[k] ?? "(none)")),
       ].join(" · "),
       mode: line.series.mode,
       points: line.points.sort((a, b) => a.x - b.x),

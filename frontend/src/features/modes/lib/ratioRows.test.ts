@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModePair, ModeSide } from "../../../api/types";
-import { buildRatioSections, sidesLabel } from "./ratioRows";
+import { allRatioRows, buildRatioSections, sidesLabel } from "./ratioRows";
 
 type SideFields = Pick<ModeSide, "series_id" | "value" | "unit" | "value_base"> & Partial<ModeSide>;
 
@@ -104,5 +104,16 @@ describe("sidesLabel", () => {
       async: { ...p.async, implementation: "fio/posixaio", variant: null, params: { bs: "4k", iodepth: 32 } },
     });
     expect(sidesLabel(fio)).toBe("async fio/posixaio iodepth=32 vs sync fio/sync");
+  });
+});
+
+describe("allRatioRows", () => {
+  it("lists every section's rows, section by section, for the table", () => {
+    const sections = buildRatioSections([
+      pair(),
+      pair({ language: "c", implementation: "fio", metric: "latency", async_over_sync: 31410 / 943 }),
+    ]);
+    expect(allRatioRows(sections).map((r) => r.pair.language)).toEqual(["c", "dart"]);
+    expect(allRatioRows([])).toEqual([]);
   });
 });

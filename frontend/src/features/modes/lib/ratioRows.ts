@@ -1,7 +1,7 @@
 /** Shapes sync/async pairs into ratio bars on a log scale, one section per language. */
 import type { ModePair, ModeSide } from "../../../api/types";
 import { languageColor } from "../../../lib/colors";
-import { type Params, workloadLabel } from "../../../lib/identity";
+import { formatParams, type Params, workloadLabel } from "../../../lib/identity";
 import { describeRatio, type RatioInterval, type RatioWording } from "./ratio";
 
 export interface RatioRow {
@@ -36,10 +36,10 @@ export interface RatioSection {
 
 /** A side's implementation, variant and the params it does not share with the pair. */
 function describeSide(side: ModeSide, shared: Params): string {
-  const extra = Object.entries(side.params)
-    .filter(([key, value]) => shared[key] !== value)
-    .map(([key, value]) => `${key}=${String(value)}`);
-  return [side.implementation, side.variant, ...extra].filter(Boolean).join(" ");
+  const extra = Object.fromEntries(
+    Object.entries(side.params).filter(([key, value]) => shared[key] !== value),
+  );
+  return [side.implementation, side.variant, formatParams(extra, " ")].filter(Boolean).join(" ");
 }
 
 /**
@@ -112,3 +112,7 @@ export function buildRatioSections(pairs: readonly ModePair[]): RatioSection[] {
       return { language, color: languageColor(language), groups, rows: groups.flatMap((g) => g.rows) };
     });
 }
+
+/** Every row of every section, in section order: the table under the charts. */
+export const allRatioRows = (sections: readonly RatioSection[]): RatioRow[] =>
+  sections.flatMap((s) => s.rows);

@@ -1,16 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router";
-import type { Regression } from "../../../api/types";
+import type { Regression, RegressionContext } from "../../../api/types";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
+import { ChartTable } from "../../../components/charts/ChartTable";
 import { HistoryChart } from "../../../components/charts/HistoryChart";
 import { StripChart } from "../../../components/charts/StripChart";
 import { QueryView } from "../../../components/Status";
-import { directionText } from "../../../lib/units";
+import { compareHref, runHref } from "../../../lib/links";
+import { formatDateTime } from "../../../lib/time";
+import { directionText, type Scale } from "../../../lib/units";
 import { regressionContextQuery } from "../api";
 import { changeHistory, changeScale, changeStrips } from "../lib/changeChart";
 import { formatSize } from "../lib/wording";
-
-const runHref = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 
 /** Where the change's runs came from: the commits on each side and a comparison of the two runs. */
 function CommitRange({
@@ -42,17 +43,42 @@ function CommitRange({
           <>
             <Link to={runHref(previousRunId)}>last before</Link> →{" "}
             <Link to={runHref(regression.run_id)}>found at</Link> ·{" "}
-            <Link
-              to={`/compare?${new URLSearchParams({ baseline: previousRunId, contender: regression.run_id })}`}
-            >
-              Compare with the previous run
-            </Link>
+            <Link to={compareHref(previousRunId, regression.run_id)}>Compare with the previous run</Link>
           </>
         ) : (
           <span className="muted">No earlier run of this series.</span>
         )}
       </dd>
     </dl>
+  );
+}
+
+/** Both charts' runs as a table: each run's side, time, level and replicates, linking to the run. */
+function ChangeRunsTable({ context, scale }: { context: RegressionContext; scale: Scale }) {
+  const sides = [
+    ["before", context.before],
+    ["after", context.after],
+  ] as const;
+  return (
+    <ChartTable
+      summary="The runs as a table"
+      caption={`Runs before and from the change on, with each run's level (${scale.label})`}
+      columns={["Run", "Side", "Started", "Level", "Replicates"]}
+      rows={sides.flatMap(([side, points]) =>
+        points.map((p) => ({
+          key: p.run_id,
+          cells: [
+            <Link key="run" to={runHref(p.run_id)}>
+              {p.run_id.slice(0, 8)}
+            </Link>,
+            side,
+            formatDateTime(p.started_at),
+            scale.format(scale.toDisplay(p.value_base), 4),
+            String(p.samples_base?.length ?? 0),
+          ],
+        })),
+      )}
+    />
   );
 }
 
@@ -112,6 +138,7 @@ export function ChangeContext({ regression }: { regression: Regression }) {
                   />
                 </ChartFigure>
               </div>
+              <ChangeRunsTable context={c} scale={scale} />
             </>
           );
         }}

@@ -1,20 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { ApiError } from "../../../api/client";
 import type { Regression, RegressionStatus, RegressionTriage } from "../../../api/types";
-import { ErrorMessage } from "../../../components/Status";
-import { TokenField } from "../../../components/TokenField";
+import { TokenField, WriteError } from "../../../components/TokenField";
 import { useMaintainerToken } from "../../../lib/maintainerToken";
 import { triageRegression } from "../api";
 import { parseLinks, STATUSES } from "../lib/wording";
-
-/** What to do about a refused token, under the service's own message. */
-function tokenHint(error: unknown): string | null {
-  if (!(error instanceof ApiError)) return null;
-  if (error.status === 401) return "The service did not accept the token. Forget it and paste a valid one.";
-  if (error.status === 403) return "This token may not triage: it needs the maintain or admin scope.";
-  return null;
-}
 
 /** Status, note and links of one change, sent with the maintainer's token. */
 export function TriageForm({ regression }: { regression: Regression }) {
@@ -31,7 +21,6 @@ export function TriageForm({ regression }: { regression: Regression }) {
       void queryClient.invalidateQueries({ queryKey: ["regressions"] });
     },
   });
-  const hint = tokenHint(save.error);
   return (
     <section className="triage" aria-labelledby={`${ids.status}-h`}>
       <h2 id={`${ids.status}-h`}>Triage</h2>
@@ -40,7 +29,7 @@ export function TriageForm({ regression }: { regression: Regression }) {
         className="triage-form"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate({ status, note, links: parseLinks(links) });
+          if (!save.isPending) save.mutate({ status, note, links: parseLinks(links) });
         }}
       >
         <label htmlFor={ids.status}>Status</label>
@@ -68,7 +57,8 @@ export function TriageForm({ regression }: { regression: Regression }) {
           onChange={(e) => setLinks(e.target.value)}
         />
         <div>
-          <button type="submit" disabled={save.isPending || !token}>
+          {/* Not disabled while saving: a disabled button would drop the reader's focus. */}
+          <button type="submit" disabled={!token} aria-busy={save.isPending}>
             {save.isPending ? "Saving…" : "Save triage"}
           </button>{" "}
           {!token ? <span className="muted">Paste a maintainer token above to triage.</span> : null}
@@ -79,12 +69,7 @@ export function TriageForm({ regression }: { regression: Regression }) {
           ) : null}
         </div>
       </form>
-      {save.error ? (
-        <>
-          <ErrorMessage error={save.error} />
-          {hint ? <p className="muted">{hint}</p> : null}
-        </>
-      ) : null}
+      <WriteError error={save.error} action="triage" />
     </section>
   );
 }

@@ -6,7 +6,7 @@ import type { ContextPoint, LevelSpread, Regression, RegressionContext } from ".
 import type { HistoryChartModel } from "../../../components/charts/historyChartModel";
 import type { SideStrip } from "../../../components/charts/stripChartModel";
 import { seriesStyles } from "../../../lib/colors";
-import { implementationLabel, workloadLabel } from "../../../lib/identity";
+import { seriesLabel } from "../../../lib/identity";
 import { type Scale, scaleFor } from "../../../lib/units";
 
 type ChangeLike = Pick<Regression, "series">;
@@ -48,7 +48,7 @@ export function changeHistory(
     lines: [
       {
         key,
-        label: `${implementationLabel(change.series)} — ${workloadLabel(change.series.benchmark, change.series.params)}`,
+        label: seriesLabel(change.series),
         color: style?.color ?? "currentColor",
         dash: "",
         marker: "circle",

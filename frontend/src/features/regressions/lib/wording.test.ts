@@ -5,7 +5,6 @@ import {
   describeChanges,
   formatConfidence,
   formatEvidence,
-  formatPValue,
   formatSize,
   parseLinks,
   STATUSES,
@@ -128,14 +127,6 @@ describe("signedPercent", () => {
   it("signs rises with + and falls with a true minus", () => {
     expect(signedPercent(0.2943)).toBe("+29.4 %");
     expect(signedPercent(-0.03)).toBe("−3.0 %");
-  });
-});
-
-describe("formatPValue", () => {
-  it("gives two significant digits, a floor below 0.001, and says when none was stored", () => {
-    expect(formatPValue(0.00213)).toBe("p = 0.0021");
-    expect(formatPValue(0.0000004)).toBe("p < 0.001");
-    expect(formatPValue(null)).toBe("p not stored");
   });
 });
 

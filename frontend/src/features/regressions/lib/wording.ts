@@ -1,6 +1,7 @@
 /** How regressions read: their size, confidence, status and audit trail. */
 import type { DetectionEvidence, Regression, RegressionEvent, RegressionStatus } from "../../../api/types";
 import { CHANGE_WORDS, TRIAGE_STATUSES } from "../../../api/vocabulary";
+import { formatPValue } from "../../../lib/pValue";
 import { measuresSpeed } from "../../../lib/units";
 
 /** What each triage status means; a status the service adds must be explained here, or tsc fails. */
@@ -47,12 +48,6 @@ export const TEST_TEXT = {
   student_t: "Student's t on run levels",
 } as const satisfies Record<DetectionEvidence["test"], string>;
 
-/** "p < 0.001", "p = 0.0042"; the service leaves it out on changes stored before it had it. */
-export function formatPValue(p: number | null): string {
-  if (p === null || !Number.isFinite(p)) return "p not stored";
-  return p < 0.001 ? "p < 0.001" : `p = ${p.toPrecision(2)}`;
-}
-
 /**
  * What a detected change rests on, in one line: "3 runs before, 2 after · Student's t on run
  * levels, replicates not used · p = 0.0021 · +29.4 % (99 % interval +26.1 % to +32.7 %)".
@@ -67,7 +62,8 @@ export function formatEvidence(evidence: DetectionEvidence, relativeChange: numb
   return [
     `${runs(evidence.runs_before)} before, ${evidence.runs_after} after`,
     `${TEST_TEXT[evidence.test]}, replicates ${evidence.replicates_used ? "used" : "not used"}`,
-    formatPValue(evidence.p_value),
+    // The service leaves it out on changes stored before it had it.
+    formatPValue(evidence.p_value, "p not stored"),
     `${signedPercent(relativeChange)}${interval}`,
   ].join(" · ");
 }

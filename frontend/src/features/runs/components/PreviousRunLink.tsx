@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import type { RunDetail } from "../../../api/types";
+import { compareHref } from "../../../lib/links";
 import { runsQuery } from "../api";
 import { previousRun } from "../lib/previousRun";
 
@@ -12,7 +13,7 @@ export function PreviousRunLink({ run }: { run: RunDetail }) {
   if (!previous)
     return <span className="muted">No earlier run of this suite on this hardware to compare with.</span>;
   return (
-    <Link to={`/compare?baseline=${previous.id}&contender=${run.id}`}>
+    <Link to={compareHref(previous.id, run.id)}>
       Compare with the previous run of this suite and hardware
     </Link>
   );

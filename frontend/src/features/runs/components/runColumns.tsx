@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { RunResult, RunSummary } from "../../../api/types";
 import { historyHref } from "../../../lib/filters";
 import { formatParams } from "../../../lib/identity";
+import { runHref } from "../../../lib/links";
 import type { Column } from "../../../lib/table";
 import { formatDateTime } from "../../../lib/time";
 import { formatValue } from "../../../lib/units";
@@ -14,7 +15,7 @@ export const runListColumns: Column<RunSummary>[] = [
     text: (r) => formatDateTime(r.started_at),
     sortValue: (r) => Date.parse(r.started_at),
     raw: (r) => ({ Started: r.started_at }),
-    render: (r) => <Link to={`/runs/${r.id}`}>{formatDateTime(r.started_at)}</Link>,
+    render: (r) => <Link to={runHref(r.id)}>{formatDateTime(r.started_at)}</Link>,
     pin: true,
     width: 196,
   },

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Study } from "../../../api/types";
 import { boardHref } from "../../../lib/board";
-import { runHref } from "../../../lib/links";
+import { runHref, uploadHref } from "../../../lib/links";
 import { formatDate } from "../../../lib/time";
 
 /** Each machine with everything its uploads say about it. */
@@ -60,7 +60,7 @@ export function StudyRuns({ study }: { study: Study }) {
                 <td>{run.hardware_name}</td>
                 <td className="num">{run.result_count.toLocaleString("en-US")}</td>
                 <td>
-                  <a href={`/api/v1/runs/${run.id}/upload`}>JSON</a>
+                  <a href={uploadHref(run.id)}>JSON</a>
                 </td>
               </tr>
             ))}

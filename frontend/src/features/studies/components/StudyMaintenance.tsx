@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { FindingIn, FindingsUpdate, Study, SuiteUpdate } from "../../../api/types";
-import { ErrorMessage } from "../../../components/Status";
-import { TokenField } from "../../../components/TokenField";
+import { TokenField, WriteError } from "../../../components/TokenField";
 import { implementationLabel, workloadLabel } from "../../../lib/identity";
 import { useMaintainerToken } from "../../../lib/maintainerToken";
 import { formatValue } from "../../../lib/units";
@@ -78,7 +77,7 @@ function MetadataForm({ study }: { study: Study }) {
         </button>{" "}
         <Saved shown={save.isSuccess && !save.isPending} />
       </div>
-      {save.error ? <ErrorMessage error={save.error} /> : null}
+      <WriteError error={save.error} action="edit studies" />
     </form>
   );
 }
@@ -198,24 +197,44 @@ function FindingsEditor({ study }: { study: Study }) {
   );
   const current = study.findings.map(findingInput);
   const write = (findings: FindingIn[]) => save.mutate({ findings });
+  const list = useRef<HTMLOListElement>(null);
+  // Where a moved finding went: the saved list comes back as new rows, and at either end the
+  // button pressed is disabled, so the focus is put back on that finding's buttons by hand.
+  const [moved, setMoved] = useState<{ index: number; by: -1 | 1; before: Study["findings"] } | null>(null);
+  useEffect(() => {
+    if (!moved || moved.before === study.findings) return;
+    const buttons =
+      list.current?.children[moved.index]?.querySelectorAll<HTMLButtonElement>("button[data-move]");
+    const [up, down] = buttons ?? [];
+    const pressed = moved.by === -1 ? up : down;
+    (pressed?.disabled ? (moved.by === -1 ? down : up) : pressed)?.focus();
+  }, [moved, study.findings]);
+  const moveTo = (index: number, by: -1 | 1) => {
+    write(move(current, index, by));
+    setMoved({ index: index + by, by, before: study.findings });
+  };
   return (
     <section className="stack-form" aria-label="Pinned findings">
       <h3>Findings</h3>
-      <ol className="finding-editor">
+      <ol className="finding-editor" ref={list}>
         {study.findings.map((finding, index) => (
           <li key={finding.id}>
             <span>{finding.text}</span>{" "}
             <button
               type="button"
+              data-move="up"
               disabled={!token || index === 0}
-              onClick={() => write(move(current, index, -1))}
+              onClick={() => moveTo(index, -1)}
+              aria-label={`Move up: ${finding.text}`}
             >
               Up
             </button>{" "}
             <button
               type="button"
+              data-move="down"
               disabled={!token || index === current.length - 1}
-              onClick={() => write(move(current, index, 1))}
+              onClick={() => moveTo(index, 1)}
+              aria-label={`Move down: ${finding.text}`}
             >
               Down
             </button>{" "}
@@ -232,7 +251,7 @@ function FindingsEditor({ study }: { study: Study }) {
       </ol>
       {token ? <NewFinding study={study} onAdd={(finding) => write([...current, finding])} /> : null}
       <Saved shown={save.isSuccess && !save.isPending} />
-      {save.error ? <ErrorMessage error={save.error} /> : null}
+      <WriteError error={save.error} action="edit studies" />
     </section>
   );
 }
