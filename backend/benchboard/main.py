@@ -9,6 +9,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette_compress import CompressMiddleware
 
 from benchboard.admission import Admission
+from benchboard.alerts.router import router as alerts_router
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
 from benchboard.caching import install_caching, keep_reads
@@ -80,6 +81,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         series_detection_router,
         compare_router,
         regressions_router,
+        alerts_router,
         webhooks_router,
         annotations_router,
         tool_formats_router,

@@ -22,6 +22,11 @@ TriageStatus = Literal[
 ]
 TRIAGE_STATUSES: tuple[TriageStatus, ...] = get_args(TriageStatus)
 
+# What an alert group's changes have in common: a git commit, one run (it had no commit),
+# or nothing (a maintainer set the change apart: a different cause).
+AlertCause = Literal["commit", "run", "apart"]
+ALERT_CAUSES: tuple[AlertCause, ...] = get_args(AlertCause)
+
 # What an API token may do (see tokens.service for the grants of each).
 TokenScope = Literal["upload", "maintain", "admin"]
 TOKEN_SCOPES: tuple[TokenScope, ...] = get_args(TokenScope)
