@@ -4,6 +4,72 @@
  */
 
 export interface paths {
+    "/api/v1/alert-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Alert Groups
+         * @description Changes grouped by cause (a commit across machines, else a run), newest first.
+         */
+        get: operations["list_alert_groups_api_v1_alert_groups_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-groups/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Triage Health
+         * @description Whether triage keeps up: median time to triage, the share within 3 days, the
+         *     oldest group still waiting.
+         */
+        get: operations["get_triage_health_api_v1_alert_groups_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-groups/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Alert Group
+         * @description A group with every change and its evidence.
+         */
+        get: operations["get_alert_group_api_v1_alert_groups__group_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Triage Alert Group
+         * @description Set status, note or links on every untriaged change of the group, in one
+         *     transaction, with an audit event per change.
+         */
+        patch: operations["triage_alert_group_api_v1_alert_groups__group_id__patch"];
+        trace?: never;
+    };
     "/api/v1/annotations": {
         parameters: {
             query?: never;
@@ -207,6 +273,27 @@ export interface paths {
          */
         get: operations["get_regression_context_api_v1_regressions__regression_id__context_get"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/regressions/{regression_id}/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move Regression
+         * @description Move a change to another alert group of its suite, or (null) set it apart: a
+         *     different cause. The audit trail records the move.
+         */
+        put: operations["move_regression_api_v1_regressions__regression_id__group_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -494,6 +581,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/suites/{suite}/alerts.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Suite Alerts Feed
+         * @description The suite's alert groups as an Atom feed, newest first (50 entries).
+         */
+        get: operations["get_suite_alerts_feed_api_v1_suites__suite__alerts_atom_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/suites/{suite}/findings": {
         parameters: {
             query?: never;
@@ -511,6 +618,31 @@ export interface paths {
          * @description Pin these findings, in this order, in place of the study's current ones.
          */
         put: operations["replace_findings_api_v1_suites__suite__findings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Suite Notifications
+         * @description Where the suite's alert groups are announced; secrets in the URLs are masked.
+         */
+        get: operations["get_suite_notifications_api_v1_suites__suite__notifications_get"];
+        /**
+         * Set Suite Notifications
+         * @description Replace the suite's notification targets (Apprise URLs): one message per alert
+         *     group and target, sent by the workers.
+         */
+        put: operations["set_suite_notifications_api_v1_suites__suite__notifications_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -563,6 +695,123 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AlertGroupDetail */
+        AlertGroupDetail: {
+            /** Branches */
+            branches: string[];
+            /** By Direction */
+            by_direction: {
+                [key: string]: number;
+            };
+            /** By Status */
+            by_status: {
+                [key: string]: number;
+            };
+            /**
+             * Cause
+             * @enum {string}
+             */
+            cause: "commit" | "run" | "apart";
+            /**
+             * Changes
+             * @description Its visible (not retracted) changes
+             */
+            changes: number;
+            /**
+             * Commit
+             * @description The git commit all its changes were found at
+             */
+            commit: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Machines */
+            machines: string[];
+            /**
+             * Members
+             * @description Every change with its evidence: regressions first, largest first
+             */
+            members: components["schemas"]["RegressionOut"][];
+            /**
+             * Started At
+             * Format: date-time
+             * @description When the newest run with one of its changes ran
+             */
+            started_at: string;
+            /** Suite */
+            suite: string;
+            /** @description Its largest regression, else largest improvement */
+            worst: components["schemas"]["RegressionOut"];
+        };
+        /**
+         * AlertGroupMove
+         * @description Where a change goes: another group of its suite, or (null) a group of its own.
+         */
+        AlertGroupMove: {
+            /** Group Id */
+            group_id: number | null;
+        };
+        /**
+         * AlertGroupOut
+         * @description The changes of one cause in a suite (pipeline/grouping.py), summed up.
+         */
+        AlertGroupOut: {
+            /** Branches */
+            branches: string[];
+            /** By Direction */
+            by_direction: {
+                [key: string]: number;
+            };
+            /** By Status */
+            by_status: {
+                [key: string]: number;
+            };
+            /**
+             * Cause
+             * @enum {string}
+             */
+            cause: "commit" | "run" | "apart";
+            /**
+             * Changes
+             * @description Its visible (not retracted) changes
+             */
+            changes: number;
+            /**
+             * Commit
+             * @description The git commit all its changes were found at
+             */
+            commit: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Machines */
+            machines: string[];
+            /**
+             * Started At
+             * Format: date-time
+             * @description When the newest run with one of its changes ran
+             */
+            started_at: string;
+            /** Suite */
+            suite: string;
+            /** @description Its largest regression, else largest improvement */
+            worst: components["schemas"]["RegressionOut"];
+        };
+        /** AlertGroupPage */
+        AlertGroupPage: {
+            /** Items */
+            items: components["schemas"]["AlertGroupOut"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
         /** AnnotationEdit */
         AnnotationEdit: {
             /** At */
@@ -951,6 +1200,14 @@ export interface components {
          */
         EventChanges: {
             detected?: components["schemas"]["DetectedEvent"] | null;
+            /**
+             * Group
+             * @description A maintainer moved it to another alert group: [from, to]
+             */
+            group?: [
+                number | null,
+                number
+            ] | null;
             /** Links */
             links?: [
                 string[],
@@ -1403,6 +1660,53 @@ export interface components {
             variant: string | null;
         };
         /**
+         * NotificationSettings
+         * @description Where a suite's alert groups are announced: one message per group and target.
+         */
+        NotificationSettings: {
+            /** Targets */
+            targets: components["schemas"]["NotificationTargetIn"][];
+        };
+        /** NotificationSettingsOut */
+        NotificationSettingsOut: {
+            /** Targets */
+            targets: components["schemas"]["NotificationTargetOut"][];
+        };
+        /** NotificationTargetIn */
+        NotificationTargetIn: {
+            /**
+             * Events
+             * @description Which changes it hears of
+             * @default [
+             *       "regression"
+             *     ]
+             */
+            events: ("regression" | "improvement")[];
+            /**
+             * Min Change
+             * @description The smallest relative change worth a message (0.05: 5 %)
+             * @default 0
+             */
+            min_change: number;
+            /**
+             * Url
+             * @description An Apprise URL: slack://…, mailto://…, json://…, msteams://… (see https://github.com/caronc/apprise/wiki). Never shown back in full.
+             */
+            url: string;
+        };
+        /** NotificationTargetOut */
+        NotificationTargetOut: {
+            /** Events */
+            events: ("regression" | "improvement")[];
+            /** Min Change */
+            min_change: number;
+            /**
+             * Url
+             * @description The URL with its secrets masked
+             */
+            url: string;
+        };
+        /**
          * PossibleStep
          * @description The newest runs stand apart from the earlier ones, with too few runs on one side
          *     for detection to judge (detection.state).
@@ -1528,6 +1832,11 @@ export interface components {
             direction: "regression" | "improvement";
             /** @description Null on changes stored before 2026-11 */
             evidence: components["schemas"]["DetectionEvidence"] | null;
+            /**
+             * Group Id
+             * @description Its alert group: the changes of the same cause (GET /api/v1/alert-groups/{id})
+             */
+            group_id: number | null;
             /** Id */
             id: number;
             /** Links */
@@ -2350,6 +2659,39 @@ export interface components {
             url: string;
         };
         /**
+         * TriageHealth
+         * @description Whether triage keeps up (Perfherder holds sheriffs to 80 % of alerts within 3 days).
+         */
+        TriageHealth: {
+            /**
+             * Median Time To Triage S
+             * @description From detection to a change's first status, median, seconds
+             */
+            median_time_to_triage_s: number | null;
+            /**
+             * Oldest Untriaged Group Age S
+             * @description Age of the oldest group with an untriaged change, seconds
+             */
+            oldest_untriaged_group_age_s: number | null;
+            /**
+             * Triaged Changes
+             * @description Changes a maintainer has given a status
+             */
+            triaged_changes: number;
+            /**
+             * Triaged Within Share
+             * @description Of the changes detected longer ago than within_s, or triaged, the share triaged within within_s of detection
+             */
+            triaged_within_share: number | null;
+            /** Untriaged Groups */
+            untriaged_groups: number;
+            /**
+             * Within S
+             * @description The target: 3 days
+             */
+            within_s: number;
+        };
+        /**
          * UnjudgedSeries
          * @description A series only one of the two runs measured.
          */
@@ -2507,6 +2849,178 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_alert_groups_api_v1_alert_groups_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string | null;
+                suite?: string | null;
+                /** @description groups with a change of this status */
+                status?: ("untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid") | null;
+                /** @description groups with a change on this branch */
+                branch?: string | null;
+                /** @description groups with a change on this machine */
+                machine?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertGroupPage"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_triage_health_api_v1_alert_groups_health_get: {
+        parameters: {
+            query?: {
+                suite?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageHealth"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_alert_group_api_v1_alert_groups__group_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertGroupDetail"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    triage_alert_group_api_v1_alert_groups__group_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegressionTriage"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertGroupDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_annotations_api_v1_annotations_get: {
         parameters: {
             query?: {
@@ -3140,6 +3654,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RegressionContext"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    move_regression_api_v1_regressions__regression_id__group_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                regression_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertGroupMove"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Not Found */
@@ -3946,6 +4522,46 @@ export interface operations {
             };
         };
     };
+    get_suite_alerts_feed_api_v1_suites__suite__alerts_atom_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_findings_api_v1_suites__suite__findings_get: {
         parameters: {
             query?: never;
@@ -4001,6 +4617,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FindingList"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_suite_notifications_api_v1_suites__suite__notifications_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    set_suite_notifications_api_v1_suites__suite__notifications_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettings"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsOut"];
                 };
             };
             /** @description Unauthorized */
