@@ -3,7 +3,7 @@ for Prometheus (with the pipeline's gauges, read from the database when scraped)
 maintainer's retry of a series whose checks were failing."""
 
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 
 from fastapi import APIRouter, Response
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -122,10 +122,10 @@ class _PipelineGauges(Collector):
         backlog.add_metric(["pending"], pending)
         backlog.add_metric(["gave_up"], gave_up)
         yield backlog
-        yield from _triage_gauges(triage_health(self.session))
+        yield from _triage_gauges(triage_health(self.session), now=datetime.now(UTC))
 
 
-def _triage_gauges(health: TriageHealth) -> Iterator[Metric]:
+def _triage_gauges(health: TriageHealth, *, now: datetime) -> Iterator[Metric]:
     """Whether triage keeps up (alerts/health.py); a figure with no data yet is left out."""
     figures = (
         (
@@ -141,7 +141,9 @@ def _triage_gauges(health: TriageHealth) -> Iterator[Metric]:
         (
             "benchboard_triage_oldest_untriaged_group_age_seconds",
             "Age of the oldest alert group with an untriaged change (0: none)",
-            health.oldest_untriaged_group_age_s or 0.0,
+            (now - health.oldest_untriaged_group_at).total_seconds()
+            if health.oldest_untriaged_group_at is not None
+            else 0.0,
         ),
         (
             "benchboard_triage_untriaged_groups",

@@ -15,6 +15,7 @@ from benchboard.bounds import reject_unstorable_parameters
 from benchboard.caching import install_caching, keep_reads
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
+from benchboard.curation.router import router as curation_router
 from benchboard.database_server import read_database_url, resolve_database_url
 from benchboard.db import make_engine, make_session_factory
 from benchboard.delivery import SecurityHeaders, serve_dashboard
@@ -79,6 +80,7 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         findings_router,
         series_router,
         series_detection_router,
+        curation_router,
         compare_router,
         regressions_router,
         alerts_router,

@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from benchboard.vocabulary import CHANGE_DIRECTIONS, TOKEN_SCOPES, TRIAGE_STATUSES
+from benchboard.vocabulary import CHANGE_DIRECTIONS, CURATION_KINDS, TOKEN_SCOPES, TRIAGE_STATUSES
 from benchboard_ingest.vocabulary import DIRECTIONS, MODES
 
 NAMING_CONVENTION = {
@@ -387,6 +387,35 @@ class AlertGroup(Base):
     cause: Mapped[str] = mapped_column(Text)
     commit: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = _created_at()
+
+
+class SeriesCuration(Base):
+    """A maintainer's curation of a series' baseline, audited and reversible: a run's
+    result marked an outlier (left out of detection), or the baseline reset at a run
+    (detection starts there). Undoing one sets `removed_*`; the row stays as the record."""
+
+    __tablename__ = "series_curation"
+    __table_args__ = (
+        _one_of("kind", CURATION_KINDS, "kind"),
+        Index(
+            "ix_series_curation_active",
+            "series_id",
+            "kind",
+            "run_id",
+            unique=True,
+            postgresql_where=text("removed_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
+    removed_by: Mapped[str | None] = mapped_column(Text)
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class NotificationTarget(Base):

@@ -4,7 +4,8 @@
 views, else a run); `regression.group_id` places each change in one. A maintainer triages
 a group in one request. `notification_target` lists a suite's Apprise URLs;
 `notification_delivery` is their outbox, unique per target and group, so a group is never
-announced twice to one target.
+announced twice to one target. `series_curation` records a maintainer's outlier marks and
+baseline resets, and their undoing.
 
 Revision ID: 3f9a1c7e5b20
 Revises: 8b4f6d2c0e15
@@ -50,6 +51,36 @@ def upgrade() -> None:
         ondelete="SET NULL",
     )
     op.create_index("ix_regression_group_id", "regression", ["group_id"])
+    op.create_table(
+        "series_curation",
+        sa.Column("id", sa.BigInteger(), autoincrement=True, nullable=False),
+        sa.Column("series_id", sa.BigInteger(), nullable=False),
+        sa.Column("run_id", sa.UUID(), nullable=False),
+        sa.Column("kind", sa.Text(), nullable=False),
+        sa.Column("note", sa.Text(), nullable=True),
+        sa.Column("created_by", sa.Text(), nullable=False),
+        _created_at(),
+        sa.Column("removed_by", sa.Text(), nullable=True),
+        sa.Column("removed_at", sa.DateTime(timezone=True), nullable=True),
+        sa.CheckConstraint("kind IN ('outlier', 'baseline_reset')", name="ck_series_curation_kind"),
+        sa.ForeignKeyConstraint(
+            ["series_id"],
+            ["series.id"],
+            name="fk_series_curation_series_id_series",
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["run_id"], ["run.id"], name="fk_series_curation_run_id_run", ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_series_curation"),
+    )
+    op.create_index(
+        "ix_series_curation_active",
+        "series_curation",
+        ["series_id", "kind", "run_id"],
+        unique=True,
+        postgresql_where=sa.text("removed_at IS NULL"),
+    )
     op.create_table(
         "notification_target",
         sa.Column("id", sa.BigInteger(), autoincrement=True, nullable=False),
@@ -105,6 +136,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("notification_delivery")
     op.drop_table("notification_target")
+    op.drop_table("series_curation")
     op.drop_index("ix_regression_group_id", table_name="regression")
     op.drop_constraint("fk_regression_group_id_alert_group", "regression", type_="foreignkey")
     op.drop_column("regression", "group_id")

@@ -88,11 +88,10 @@ class TriageHealth(BaseModel):
         description="From detection to a change's first status, median, seconds"
     )
     triaged_within_share: float | None = Field(
-        description="Of the changes detected longer ago than within_s, or triaged, the share"
-        " triaged within within_s of detection"
+        description="Of the changes triaged, the share triaged within within_s of detection"
     )
     within_s: float = Field(description="The target: 3 days")
     untriaged_groups: int
-    oldest_untriaged_group_age_s: float | None = Field(
-        description="Age of the oldest group with an untriaged change, seconds"
+    oldest_untriaged_group_at: datetime | None = Field(
+        description="When the oldest group with an untriaged change was created"
     )

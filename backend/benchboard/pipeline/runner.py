@@ -94,6 +94,13 @@ def _check(
     report.build_s += built - started
     report.detect_s += time.perf_counter() - built
     _collect(history.series_id, stored, reconciliation, changes)
+    # A change stored on a result now marked an outlier: no longer in the history, so the
+    # detector cannot judge it; it goes as a retracted one would (triaged ones stay).
+    changes.retracted += [
+        s.id
+        for s in stored
+        if s.key in history.outliers and not s.retracted and s.key not in reconciliation.retracted
+    ]
 
 
 def _collect(

@@ -474,6 +474,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{series_id}/baseline-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reset Baseline
+         * @description Start detection at this run, after an intended change (replaces an earlier reset).
+         */
+        put: operations["reset_baseline_api_v1_series__series_id__baseline_reset_put"];
+        post?: never;
+        /**
+         * Undo Baseline Reset
+         * @description Detection analyses the whole window again.
+         */
+        delete: operations["undo_baseline_reset_api_v1_series__series_id__baseline_reset_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/{series_id}/curation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Series Curation
+         * @description The series' outliers, its baseline reset, and the record of every mark and undoing.
+         */
+        get: operations["get_series_curation_api_v1_series__series_id__curation_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/series/{series_id}/detection": {
         parameters: {
             query?: never;
@@ -531,6 +575,31 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/{series_id}/outliers/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark Outlier
+         * @description Leave the run's result out of change detection and baselines; the series is checked
+         *     again.
+         */
+        put: operations["mark_outlier_api_v1_series__series_id__outliers__run_id__put"];
+        post?: never;
+        /**
+         * Restore Outlier
+         * @description Take the run's result back into detection.
+         */
+        delete: operations["restore_outlier_api_v1_series__series_id__outliers__run_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -967,6 +1036,19 @@ export interface components {
             verdict: "regression" | "improvement" | "unchanged";
         };
         /**
+         * BaselineReset
+         * @description Reset the series' baseline at a run: detection starts there (after an intended change).
+         */
+        BaselineReset: {
+            /** Note */
+            note?: string | null;
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+        };
+        /**
          * BaselineRule
          * @description When a change is called a regression or an improvement.
          */
@@ -1091,6 +1173,40 @@ export interface components {
             started_at: string;
             /** Value Base */
             value_base: number;
+        };
+        /** CurationNote */
+        CurationNote: {
+            /** Note */
+            note?: string | null;
+        };
+        /**
+         * CurationOut
+         * @description One mark: who set it, and who undid it (if anyone).
+         */
+        CurationOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "outlier" | "baseline_reset";
+            /** Note */
+            note: string | null;
+            /** Removed At */
+            removed_at: string | null;
+            /** Removed By */
+            removed_by: string | null;
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
         };
         /**
          * DetectedEvent
@@ -2245,6 +2361,26 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** SeriesCurationOut */
+        SeriesCurationOut: {
+            /**
+             * Baseline Reset
+             * @description The run detection starts at, if reset
+             */
+            baseline_reset: string | null;
+            /**
+             * Outliers
+             * @description Runs whose result is left out of detection (drawn hollow)
+             */
+            outliers: string[];
+            /**
+             * Record
+             * @description Every mark and its undoing, newest first
+             */
+            record: components["schemas"]["CurationOut"][];
+            /** Series Id */
+            series_id: number;
+        };
         /**
          * SeriesDetection
          * @description What change detection can see in a series now (detection.state).
@@ -2669,10 +2805,10 @@ export interface components {
              */
             median_time_to_triage_s: number | null;
             /**
-             * Oldest Untriaged Group Age S
-             * @description Age of the oldest group with an untriaged change, seconds
+             * Oldest Untriaged Group At
+             * @description When the oldest group with an untriaged change was created
              */
-            oldest_untriaged_group_age_s: number | null;
+            oldest_untriaged_group_at: string | null;
             /**
              * Triaged Changes
              * @description Changes a maintainer has given a status
@@ -2680,7 +2816,7 @@ export interface components {
             triaged_changes: number;
             /**
              * Triaged Within Share
-             * @description Of the changes detected longer ago than within_s, or triaged, the share triaged within within_s of detection
+             * @description Of the changes triaged, the share triaged within within_s of detection
              */
             triaged_within_share: number | null;
             /** Untriaged Groups */
@@ -4267,6 +4403,166 @@ export interface operations {
             };
         };
     };
+    reset_baseline_api_v1_series__series_id__baseline_reset_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BaselineReset"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    undo_baseline_reset_api_v1_series__series_id__baseline_reset_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_series_curation_api_v1_series__series_id__curation_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_series_detection_api_v1_series__series_id__detection_get: {
         parameters: {
             query?: never;
@@ -4385,6 +4681,128 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SeriesHistory"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    mark_outlier_api_v1_series__series_id__outliers__run_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurationNote"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    restore_outlier_api_v1_series__series_id__outliers__run_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
                 };
             };
             /** @description Not Found */
