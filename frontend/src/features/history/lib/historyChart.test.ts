@@ -116,3 +116,20 @@ describe("line labels", () => {
     expect(both?.lines[0]?.color).not.toEqual(both?.lines[1]?.color);
   });
 });
+
+describe("outliers", () => {
+  it("mark the points of the runs a maintainer left out, in their series only", () => {
+    const at = (run_id: string, day: number) => ({
+      run_id,
+      started_at: `2025-03-${10 + day}T00:00:00Z`,
+      value: 1,
+      unit: "s",
+      value_base: 1,
+    });
+    const [chart] = buildHistoryCharts(
+      [history(series(1), [at("a", 0), at("b", 1)]), history(series(2), [at("b", 1)])],
+      new Map([[1, new Set(["b"])]]),
+    );
+    expect(chart?.lines.map((l) => l.points.map((p) => p.outlier))).toEqual([[false, true], [false]]);
+  });
+});
