@@ -1,6 +1,8 @@
 """A suite's alert groups as an Atom feed (feedgen writes the XML): an entry per group,
 newest first, saying what its notification says."""
 
+import re
+
 from feedgen.feed import FeedGenerator
 from sqlalchemy.orm import Session
 
@@ -9,6 +11,8 @@ from benchboard.alerts.service import GroupFilter, get_group, list_groups
 from benchboard.vocabulary import CHANGE_DIRECTIONS
 
 ENTRIES = 50
+# Characters XML 1.0 cannot hold (benchmark names and commits may carry them): dropped.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def suite_feed(session: Session, suite: str, *, public_url: str, self_url: str) -> bytes:
@@ -25,11 +29,11 @@ def suite_feed(session: Session, suite: str, *, public_url: str, self_url: str) 
         message = group_message(group, events=list(CHANGE_DIRECTIONS), min_change=0.0, link=link)
         entry = feed.add_entry()
         entry.id(f"urn:benchboard:alert-group:{group.id}")
-        entry.title(message.title)
+        entry.title(_NOT_XML.sub("", message.title))
         entry.link(href=link)
         entry.published(group.created_at)
         entry.updated(group.created_at)
-        entry.content(message.body, type="text")
+        entry.content(_NOT_XML.sub("", message.body), type="text")
     xml: bytes = feed.atom_str(pretty=True)
     return xml
 

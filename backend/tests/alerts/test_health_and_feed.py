@@ -75,3 +75,13 @@ def test_the_atom_feed_has_an_entry_per_alert_group(
     assert link is not None
     assert link.get("href", "").endswith(f"/regressions/groups/{group['id']}")
     assert client.get("/api/v1/suites/no-such-suite/alerts.atom").status_code == 404
+
+
+def test_the_feed_drops_characters_xml_cannot_hold(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    upload_commits(client, auth, machine="machine-a", benchmark_prefix="b\x01")
+    response = client.get("/api/v1/suites/sync-vs-async-io/alerts.atom")
+    assert response.status_code == 200, response.text
+    (entry,) = ElementTree.fromstring(response.content).findall(f"{ATOM}entry")  # noqa: S314
+    assert "bench-" in (entry.findtext(f"{ATOM}content") or "")
