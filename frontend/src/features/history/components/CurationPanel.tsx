@@ -35,9 +35,7 @@ export function CurationPanel({ history }: { history: SeriesHistory }) {
     <section className="curation" aria-label={`Baseline curation of series ${seriesId}`}>
       <h2>Baseline curation · #{seriesId}</h2>
       {/* The page's note form holds the token field: one field, shared through sessionStorage. */}
-      {!token ? (
-        <p className="muted">Paste a maintainer token in the note form above to curate.</p>
-      ) : null}
+      {!token ? <p className="muted">Paste a maintainer token in the note form above to curate.</p> : null}
       <div className="actions">
         <label htmlFor={id}>Run</label>
         <select id={id} value={chosen} onChange={(e) => setRunId(e.target.value)}>
