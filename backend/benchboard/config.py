@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     migrations_dir: Path = REPO_ROOT / "migrations"
     webhook_url: str | None = None
+    # Where readers reach the dashboard: notifications link to alert groups under it.
+    public_url: str = "http://localhost:8000"
     # First retry of a failed webhook delivery, doubling each time (at most an hour).
     webhook_retry_s: float = 10.0
     # Change detection: worker processes `serve` starts beside the API (0: none, run

@@ -3,7 +3,7 @@ for Prometheus (with the pipeline's gauges, read from the database when scraped)
 maintainer's retry of a series whose checks were failing."""
 
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 
 from fastapi import APIRouter, Response
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -12,6 +12,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from benchboard.alerts.health import triage_health
+from benchboard.alerts.schemas import TriageHealth
 from benchboard.bounds import Id64
 from benchboard.deps import CallerDep, MaintainerToken, OperationalRead, SessionDep, SettingsDep
 from benchboard.errors import ErrorOut, NotFound
@@ -128,3 +130,35 @@ class _PipelineGauges(Collector):
         backlog.add_metric(["pending"], pending)
         backlog.add_metric(["gave_up"], gave_up)
         yield backlog
+        yield from _triage_gauges(triage_health(self.session), now=datetime.now(UTC))
+
+
+def _triage_gauges(health: TriageHealth, *, now: datetime) -> Iterator[Metric]:
+    """Whether triage keeps up (alerts/health.py); a figure with no data yet is left out."""
+    figures = (
+        (
+            "benchboard_triage_median_seconds",
+            "Median time from detection to a change's first status",
+            health.median_time_to_triage_s,
+        ),
+        (
+            "benchboard_triage_within_3_days_ratio",
+            "Share of changes triaged within 3 days of detection",
+            health.triaged_within_share,
+        ),
+        (
+            "benchboard_triage_oldest_untriaged_group_age_seconds",
+            "Age of the oldest alert group with an untriaged change (0: none)",
+            (now - health.oldest_untriaged_group_at).total_seconds()
+            if health.oldest_untriaged_group_at is not None
+            else 0.0,
+        ),
+        (
+            "benchboard_triage_untriaged_groups",
+            "Alert groups with an untriaged change",
+            health.untriaged_groups,
+        ),
+    )
+    for name, documentation, value in figures:
+        if value is not None:
+            yield GaugeMetricFamily(name, documentation, value=value)

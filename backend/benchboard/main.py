@@ -10,11 +10,13 @@ from starlette_compress import CompressMiddleware
 
 from benchboard.access.router import router as tokens_router
 from benchboard.admission import Admission
+from benchboard.alerts.router import router as alerts_router
 from benchboard.annotations.router import router as annotations_router
 from benchboard.bounds import reject_unstorable_parameters
 from benchboard.caching import ReadCache, install_caching, keep_reads, serve_kept
 from benchboard.compare.router import router as compare_router
 from benchboard.config import Settings, get_settings
+from benchboard.curation.router import router as curation_router
 from benchboard.database_server import read_database_url, resolve_database_url
 from benchboard.db import make_engine, make_session_factory
 from benchboard.delivery import SecurityHeaders, serve_dashboard
@@ -87,8 +89,10 @@ def create_app(settings: Settings, *, database_url: str | None = None) -> FastAP
         findings_router,
         series_router,
         series_detection_router,
+        curation_router,
         compare_router,
         regressions_router,
+        alerts_router,
         webhooks_router,
         annotations_router,
         tool_formats_router,

@@ -66,6 +66,11 @@ REGRESSIONS_DETECTED = Counter("benchboard_regressions_detected_total", "New cha
 WEBHOOK_ATTEMPTS = Counter(
     "benchboard_webhook_attempts_total", "Webhook POSTs by outcome", ["outcome"]
 )
+NOTIFICATION_ATTEMPTS = Counter(
+    "benchboard_notification_attempts_total",
+    "Alert group messages sent with Apprise, by outcome",
+    ["outcome"],
+)
 
 
 class RequestMetrics:

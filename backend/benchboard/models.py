@@ -27,6 +27,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from benchboard.vocabulary import (
     CHANGE_DIRECTIONS,
+    CURATION_KINDS,
     SUITE_VISIBILITIES,
     TOKEN_SCOPES,
     TRIAGE_STATUSES,
@@ -387,8 +388,98 @@ class Regression(Base):
     links: Mapped[list[str]] = mapped_column(JSONB, server_default="[]")
     # Later data may show an untriaged detection was noise: it is kept, but hidden.
     retracted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Its cause: the changes one commit (or one run) made, across machines (alerts/).
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("alert_group.id", ondelete="SET NULL"), index=True
+    )
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+
+
+class AlertGroup(Base):
+    """The changes of one cause in a suite: one git commit across every machine and
+    branch view, else one run, else one change a maintainer set apart."""
+
+    __tablename__ = "alert_group"
+    __table_args__ = (UniqueConstraint("suite", "cause", name="uq_alert_group_suite_cause"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    suite: Mapped[str] = mapped_column(Text)
+    # "commit:<sha>", "run:<uuid>" or "apart:<regression id>": what the worker groups by.
+    cause: Mapped[str] = mapped_column(Text)
+    commit: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
+
+
+class SeriesCuration(Base):
+    """A maintainer's curation of a series' baseline, audited and reversible: a run's
+    result marked an outlier (left out of detection), or the baseline reset at a run
+    (detection starts there). Undoing one sets `removed_*`; the row stays as the record."""
+
+    __tablename__ = "series_curation"
+    __table_args__ = (
+        _one_of("kind", CURATION_KINDS, "kind"),
+        Index(
+            "ix_series_curation_active",
+            "series_id",
+            "kind",
+            "run_id",
+            unique=True,
+            postgresql_where=text("removed_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = _created_at()
+    removed_by: Mapped[str | None] = mapped_column(Text)
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class NotificationTarget(Base):
+    """Where a suite's alert groups are announced: an Apprise URL, which directions, and
+    the smallest relative change worth a message. Its URL holds secrets: never shown."""
+
+    __tablename__ = "notification_target"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    suite: Mapped[str] = mapped_column(Text, index=True)
+    url: Mapped[str] = mapped_column(Text)
+    events: Mapped[list[str]] = mapped_column(JSONB)
+    min_change: Mapped[float] = mapped_column(Double)
+    created_at: Mapped[datetime] = _created_at()
+
+
+class NotificationDelivery(Base):
+    """The notification outbox: one message per alert group and target (unique, so never
+    two), written by the check that announces the group, sent and retried by workers."""
+
+    __tablename__ = "notification_delivery"
+    __table_args__ = (
+        UniqueConstraint("target_id", "group_id", name="uq_notification_delivery_target_id"),
+        Index(
+            "ix_notification_delivery_due",
+            "next_attempt_at",
+            postgresql_where="delivered_at IS NULL AND gave_up_at IS NULL",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("notification_target.id", ondelete="CASCADE"))
+    group_id: Mapped[int] = mapped_column(
+        ForeignKey("alert_group.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = _created_at()
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    next_attempt_at: Mapped[datetime] = _created_at()
+    last_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    gave_up_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class RegressionEvent(Base):

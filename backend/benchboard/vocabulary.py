@@ -22,6 +22,16 @@ TriageStatus = Literal[
 ]
 TRIAGE_STATUSES: tuple[TriageStatus, ...] = get_args(TriageStatus)
 
+# What an alert group's changes have in common: a git commit, one run (it had no commit),
+# or nothing (a maintainer set the change apart: a different cause).
+AlertCause = Literal["commit", "run", "apart"]
+ALERT_CAUSES: tuple[AlertCause, ...] = get_args(AlertCause)
+
+# A maintainer's curation of a series: a result left out of detection, or the baseline
+# reset at a run after an intended change.
+CurationKind = Literal["outlier", "baseline_reset"]
+CURATION_KINDS: tuple[CurationKind, ...] = get_args(CurationKind)
+
 # What an API token may do (see tokens.service for the grants of each).
 TokenScope = Literal["read", "upload", "maintain", "admin"]
 TOKEN_SCOPES: tuple[TokenScope, ...] = get_args(TokenScope)

@@ -16,6 +16,7 @@ NOT_PUBLIC_READS = {
     "/api/v1/webhooks/deliveries",
     "/api/v1/schema/upload",
     "/api/v1/tokens",
+    "/api/v1/suites/{suite}/notifications",
 }
 
 
@@ -52,6 +53,7 @@ def seeded_read_urls(
     suite = client.get(f"/api/v1/runs/{run_ids[0]}", headers=headers).json()["suite"]
     regression = first("/api/v1/regressions", suite=suite)
     series = first("/api/v1/series", suite=suite)
+    group = first("/api/v1/alert-groups", suite=suite)
     finding = client.get(f"/api/v1/suites/{suite}/findings", headers=headers).json()["items"][0]
     metric = client.get(f"/api/v1/series/{series}/history", headers=headers).json()["series"][
         "metric"
@@ -95,4 +97,9 @@ def seeded_read_urls(
         "/api/v1/compare/modes/chart.{image_format}": "/api/v1/compare/modes/chart.svg",
         "/api/v1/suites/{suite}/card.png": f"/api/v1/suites/{suite}/card.png",
         "/api/v1/suites/{suite}/citation": f"/api/v1/suites/{suite}/citation?format=cff",
+        "/api/v1/alert-groups": "/api/v1/alert-groups",
+        "/api/v1/alert-groups/health": "/api/v1/alert-groups/health",
+        "/api/v1/alert-groups/{group_id}": f"/api/v1/alert-groups/{group}",
+        "/api/v1/suites/{suite}/alerts.atom": f"/api/v1/suites/{suite}/alerts.atom",
+        "/api/v1/series/{series_id}/curation": f"/api/v1/series/{series}/curation",
     }

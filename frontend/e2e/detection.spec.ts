@@ -50,7 +50,7 @@ test("a short history says what it lacks, then shows the regression after the se
   await expect(state).toContainText(
     "Not enough history: 1 more run needed for a baseline (2 so far); detection needs 3 runs before a change and 2 after.",
   );
-  await page.goto(`/regressions?suite=${suite}`);
+  await page.goto(`/regressions?view=changes&suite=${suite}`);
   await expect(page.locator(".status-empty")).toContainText(
     "1 of the 1 series matching these filters has too little history for change detection to judge yet",
   );
@@ -66,7 +66,7 @@ test("a short history says what it lacks, then shows the regression after the se
   await service.upload(runOf(suite, 4, 131));
   const [regression] = (await checkedRegressions(service, suite)).items;
   expect(regression).toMatchObject({ direction: "regression", started_at: "2025-03-04T00:00:00Z" });
-  await page.goto(`/regressions?suite=${suite}`);
+  await page.goto(`/regressions?view=changes&suite=${suite}`);
   const row = page.locator(`li[data-regression="${regression?.id}"]`);
   await expect(row).toContainText(/\+\d\d\.\d% slower/);
   await expect(row).toContainText("4 Mar 2025");

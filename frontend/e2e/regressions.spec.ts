@@ -26,6 +26,8 @@ test.describe("regressions", () => {
     await page.goto("/");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Regressions" }).click();
     await expect(page).toHaveURL(/\/regressions$/);
+    await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Every change" }).click();
+    await expect(page).toHaveURL(/view=changes/);
     await page.locator('select[name="suite"]').selectOption(suite);
     await expect(page).toHaveURL(new RegExp(`suite=${suite}`));
     await page.locator('select[name="status"]').selectOption("untriaged");
@@ -75,7 +77,7 @@ test.describe("regressions", () => {
     service,
   }) => {
     const regression = await detectedStep(service);
-    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    await page.goto(`/regressions?view=changes&suite=${regression.series.suite}`);
     await page
       .locator(`li[data-regression="${regression.id}"]`)
       .getByRole("link", { name: /triage/i })
@@ -125,7 +127,7 @@ test.describe("regressions", () => {
     });
     await screenshots(page, "regression-triage");
 
-    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    await page.goto(`/regressions?view=changes&suite=${regression.series.suite}`);
     const row = page.locator(`li[data-regression="${regression.id}"]`);
     await expect(row.locator(".badge")).toHaveText("acknowledged");
     await expect(row).toContainText("Known: the new allocator");
@@ -141,7 +143,7 @@ test.describe("regressions", () => {
       status: "acknowledged",
       note: "Known: the new allocator; tracked upstream.",
     });
-    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    await page.goto(`/regressions?view=changes&suite=${regression.series.suite}`);
     await page
       .locator(`li[data-regression="${regression.id}"]`)
       .getByRole("link", { name: /parse-json/ })

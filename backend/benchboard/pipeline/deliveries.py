@@ -3,12 +3,14 @@ time, until the worker stops; a stop ends the round after the POST in hand."""
 
 import logging
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 import httpx
 from sqlalchemy.orm import Session, sessionmaker
 
-from benchboard.pipeline.webhooks import TIMEOUT_S, deliver_due
+from benchboard.pipeline.notifications import send_due_notifications
+from benchboard.pipeline.webhooks import TIMEOUT_S, DeliveryReport, deliver_due
 
 logger = logging.getLogger(__name__)
 
@@ -58,3 +60,37 @@ def _deliver(
                 report = None
             if report is None or report.delivered + report.failed == 0:
                 stopping.wait(1.0)
+
+
+def start_notifications(
+    session_factory: sessionmaker[Session],
+    stopping: threading.Event,
+    *,
+    public_url: str,
+    retry_first: timedelta,
+) -> threading.Thread:
+    """The thread sending alert group messages (notifications.py): suites set their
+    targets at any time, so it always runs."""
+
+    def send_round() -> DeliveryReport:
+        return send_due_notifications(
+            session_factory, public_url=public_url, retry_first=retry_first
+        )
+
+    thread = threading.Thread(
+        target=_rounds, args=(stopping, send_round), name="notifications", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _rounds(stopping: threading.Event, send_round: Callable[[], DeliveryReport]) -> None:
+    """Send what is due, sleep a second when nothing was, until stopped."""
+    while not stopping.is_set():
+        try:
+            report: DeliveryReport | None = send_round()
+        except Exception:
+            logger.exception("notification round failed")
+            report = None
+        if report is None or report.delivered + report.failed == 0:
+            stopping.wait(1.0)

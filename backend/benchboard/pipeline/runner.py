@@ -31,6 +31,8 @@ from benchboard.pipeline.changes import (
     stored_regressions,
     write_changes,
 )
+from benchboard.pipeline.grouping import group_changes
+from benchboard.pipeline.notifications import queue_notifications
 from benchboard.pipeline.webhooks import queue_deliveries
 from benchboard.regressions.histories import History, read_histories, since_baseline
 
@@ -66,6 +68,8 @@ def check_series(
     report.read_s += time.perf_counter() - started
     started = time.perf_counter()
     report.new_regressions, report.announced = write_changes(session, changes)
+    group_changes(session, report.new_regressions)
+    queue_notifications(session, report.announced)
     if notify_webhook and report.announced:
         queue_deliveries(session, report.announced)
     report.write_s = time.perf_counter() - started
@@ -90,6 +94,13 @@ def _check(
     report.build_s += built - started
     report.detect_s += time.perf_counter() - built
     _collect(history.series_id, stored, reconciliation, changes)
+    # A change stored on a result now marked an outlier: no longer in the history, so the
+    # detector cannot judge it; it goes as a retracted one would (triaged ones stay).
+    changes.retracted += [
+        s.id
+        for s in stored
+        if s.key in history.outliers and not s.retracted and s.key not in reconciliation.retracted
+    ]
 
 
 def _collect(

@@ -148,8 +148,7 @@ def _attempt(
             "webhook delivery %d gave up after %d attempts: %s", leased.id, attempts, error
         )
     else:
-        wait = min(retry_first * 2 ** (attempts - 1), MAX_RETRY_WAIT)
-        values["next_attempt_at"] = func.now() + wait
+        values["next_attempt_at"] = func.now() + backoff(retry_first, attempts)
         logger.warning("webhook delivery %d failed (attempt %d): %s", leased.id, attempts, error)
     with session_factory() as session, session.begin():
         session.execute(
@@ -157,6 +156,12 @@ def _attempt(
         )
     metrics.WEBHOOK_ATTEMPTS.labels("delivered" if error is None else "failed").inc()
     return error is None
+
+
+def backoff(retry_first: timedelta, attempts: int) -> timedelta:
+    """The wait after a failed attempt: retry_first, doubling, at most an hour."""
+    wait: timedelta = min(retry_first * 2 ** (attempts - 1), MAX_RETRY_WAIT)
+    return wait
 
 
 def _permanent(status: int | None) -> bool:

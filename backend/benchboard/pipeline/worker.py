@@ -26,7 +26,11 @@ from benchboard.config import Settings
 from benchboard.db import make_session_factory
 from benchboard.pipeline import queue
 from benchboard.pipeline.checks import BatchChecker, merged
-from benchboard.pipeline.deliveries import join_deliveries, start_deliveries
+from benchboard.pipeline.deliveries import (
+    join_deliveries,
+    start_deliveries,
+    start_notifications,
+)
 from benchboard.pipeline.presence import Presence
 from benchboard.pipeline.queue import Claimed, Retries
 from benchboard.pipeline.runner import CheckReport
@@ -86,6 +90,12 @@ class Worker:
             url=self.settings.webhook_url,
             retry_first=timedelta(seconds=self.settings.webhook_retry_s),
         )
+        notifications = start_notifications(
+            self.session_factory,
+            self.stopping,
+            public_url=self.settings.public_url,
+            retry_first=timedelta(seconds=self.settings.webhook_retry_s),
+        )
         try:
             while not self._should_stop():
                 try:
@@ -101,6 +111,7 @@ class Worker:
         finally:
             self.stopping.set()
             join_deliveries(deliveries)
+            join_deliveries(notifications)
             self._disconnect()
             logger.info("detection worker stopped (pid %d)", os.getpid())
 

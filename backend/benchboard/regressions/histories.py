@@ -2,15 +2,19 @@
 view of a series (series_state.py) read them through this one module, so both see the
 same runs in the same order."""
 
+from collections import defaultdict
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from sqlalchemy import BigInteger, any_, select, type_coerce
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.bulk import driver_connection
 from benchboard.detection.detect import Runs
+from benchboard.models import SeriesCuration
 from benchboard.series.recent import in_base_units
 from benchboard.stats.noise import run_level
 
@@ -30,6 +34,10 @@ class History:
     units: dict[str, str]
     stats: dict[str, dict[str, float]]
     samples: dict[str, list[float]]
+    # A maintainer's baseline resets (series_curation): detection starts at the newest.
+    resets: tuple[str, ...] = ()
+    # Runs whose result a maintainer marked an outlier: left out of keys and values.
+    outliers: frozenset[str] = frozenset()
 
 
 def runs_of(history: History) -> Runs:
@@ -49,11 +57,12 @@ def runs_of(history: History) -> Runs:
 
 def since_baseline(history: History, expected: Sequence[str]) -> Runs:
     """The runs detection analyses: from the newest change a maintainer marked
-    `expected` on (a baseline reset), else the whole window."""
+    `expected` on, or run a maintainer reset the baseline at, else the whole window."""
     start = 0
-    if expected:
+    starts = [*expected, *history.resets]
+    if starts:
         position = {key: index for index, key in enumerate(history.keys)}
-        start = max(position.get(key, 0) for key in expected)
+        start = max(position.get(key, 0) for key in starts)
     return runs_of(history).since(start)
 
 
@@ -95,7 +104,9 @@ WHERE h.keys IS NOT NULL
 def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[History, None, None]:
     """Every series' recent history from one statement, streamed in chunks (binary arrays,
     JSON parsed here): PostgreSQL reads the next histories while the caller checks these.
-    Series off their default branch have none."""
+    Series off their default branch have none. Results a maintainer marked as outliers
+    are left out, and baseline resets are attached (series_curation)."""
+    outliers, resets = _curation(session, series_ids)
     driver = driver_connection(session)
     params = {"ids": list(series_ids), "window": HISTORY_WINDOW}
     with driver.cursor(binary=True) as cursor:
@@ -103,6 +114,9 @@ def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[His
             series_id, direction, keys, values, with_stats, with_samples = row
             keys.reverse()  # newest first from the index; detection wants oldest first
             values.reverse()
+            if series_id in outliers:
+                kept = [i for i, key in enumerate(keys) if key not in outliers[series_id]]
+                keys, values = [keys[i] for i in kept], [values[i] for i in kept]
             units: dict[str, str] = {}
             stats: dict[str, dict[str, float]] = {}
             samples: dict[str, list[float]] = {}
@@ -119,7 +133,30 @@ def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[His
                 units=units,
                 stats=stats,
                 samples=samples,
+                resets=tuple(resets.get(series_id, ())),
+                outliers=frozenset(outliers.get(series_id, ())),
             )
+
+
+def _curation(
+    session: Session, series_ids: Sequence[int]
+) -> tuple[dict[int, set[str]], dict[int, list[str]]]:
+    """The batch's active outlier marks and baseline resets, by series: one statement,
+    on a table of a few rows per curated series."""
+    outliers: dict[int, set[str]] = defaultdict(set)
+    resets: dict[int, list[str]] = defaultdict(list)
+    rows = session.execute(
+        select(SeriesCuration.series_id, SeriesCuration.run_id, SeriesCuration.kind).where(
+            SeriesCuration.series_id == any_(type_coerce(list(series_ids), ARRAY(BigInteger))),
+            SeriesCuration.removed_at.is_(None),
+        )
+    )
+    for series_id, run_id, kind in rows:
+        if kind == "outlier":
+            outliers[series_id].add(str(run_id))
+        else:
+            resets[series_id].append(str(run_id))
+    return outliers, resets
 
 
 def _by_run(column: str | None) -> Iterable[tuple[str, tuple[str, Any]]]:

@@ -59,6 +59,9 @@ class RegressionOut(BaseModel):
     status: TriageStatus
     note: str | None
     links: list[str]
+    group_id: int | None = Field(
+        description="Its alert group: the changes of the same cause (GET /api/v1/alert-groups/{id})"
+    )
     updated_at: datetime
 
 
@@ -121,6 +124,9 @@ class EventChanges(BaseModel):
 
     # Fields in jsonb's key order (shorter names first), the order they are read back in.
     note: tuple[str | None, str | None] | None = None
+    group: tuple[int | None, int] | None = Field(
+        default=None, description="A maintainer moved it to another alert group: [from, to]"
+    )
     links: tuple[list[str], list[str]] | None = None
     moved: tuple[float | None, float | None] | None = Field(
         default=None,

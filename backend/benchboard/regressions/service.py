@@ -59,6 +59,7 @@ def _out(row: Any) -> RegressionOut:
         status=regression.status,
         note=regression.note,
         links=regression.links,
+        group_id=regression.group_id,
         updated_at=regression.updated_at,
     )
 
@@ -146,6 +147,13 @@ def get_regression(session: Session, regression_id: int) -> RegressionOut:
     return _out(row)
 
 
+def regressions_by_id(session: Session, regression_ids: list[int]) -> list[RegressionOut]:
+    """The visible regressions among these ids, in their order."""
+    rows = session.execute(_query().where(Regression.id.in_(regression_ids)))
+    found = {row.Regression.id: _out(row) for row in rows}
+    return [found[rid] for rid in regression_ids if rid in found]
+
+
 def triage_regression(
     session: Session, regression_id: int, triage: RegressionTriage, *, actor: Principal
 ) -> RegressionOut:
@@ -153,6 +161,43 @@ def triage_regression(
     if regression is None or regression.retracted_at is not None:
         raise NotFound(f"no regression {regression_id}")
     actor.require_suite(session.get_one(Series, regression.series_id).suite)
+    apply_triage(session, [regression], triage, actor=actor)
+    return get_regression(session, regression_id)
+
+
+def apply_triage(
+    session: Session, regressions: list[Regression], triage: RegressionTriage, *, actor: Principal
+) -> None:
+    """Set what the triage sends on each (locked) regression, with an audit event for each
+    one it changed."""
+    sent = _sent(triage)
+    now = datetime.now(UTC)
+    events = []
+    for regression in regressions:
+        changes = {
+            field: [getattr(regression, field), value]
+            for field, value in sent.items()
+            if getattr(regression, field) != value
+        }
+        for field, (_, value) in changes.items():
+            setattr(regression, field, value)
+        if changes:
+            regression.updated_at = now
+            event = EventChanges.model_validate(changes).model_dump(mode="json", exclude_unset=True)
+            events.append(
+                RegressionEvent(
+                    regression_id=regression.id,
+                    actor=actor.name,
+                    token_id=actor.token_id,
+                    changes=event,
+                )
+            )
+    session.add_all(events)
+    session.flush()
+
+
+def _sent(triage: RegressionTriage) -> dict[str, Any]:
+    """What a triage sets, as stored; 422 when it sets nothing or nulls the status."""
     sent = triage.model_dump(exclude_unset=True, mode="json")
     if not sent:
         raise ValidationFailed(
@@ -166,26 +211,7 @@ def triage_regression(
         )
     if "links" in sent and sent["links"] is None:
         sent["links"] = []
-    changes = {
-        field: [getattr(regression, field), value]
-        for field, value in sent.items()
-        if getattr(regression, field) != value
-    }
-    for field, (_, value) in changes.items():
-        setattr(regression, field, value)
-    if changes:
-        regression.updated_at = datetime.now(UTC)
-        event = EventChanges.model_validate(changes).model_dump(mode="json", exclude_unset=True)
-        session.add(
-            RegressionEvent(
-                regression_id=regression.id,
-                actor=actor.name,
-                token_id=actor.token_id,
-                changes=event,
-            )
-        )
-    session.flush()
-    return get_regression(session, regression_id)
+    return sent
 
 
 def get_regression_history(session: Session, regression_id: int) -> RegressionHistory:

@@ -41,6 +41,10 @@ class Viewer:
         return column.is_(None) | column.not_in(sorted(self.hidden))
 
 
+# The service's own reads on a suite's behalf (its notifications, its feed): every suite.
+SERVICE = Viewer(principal=None, hidden=frozenset())
+
+
 def viewer_of(
     session: Session, principal: Principal | None, private: frozenset[str] | None
 ) -> Viewer:

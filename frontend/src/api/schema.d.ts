@@ -4,6 +4,72 @@
  */
 
 export interface paths {
+    "/api/v1/alert-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Alert Groups
+         * @description Changes grouped by cause (a commit across machines, else a run), newest first.
+         */
+        get: operations["list_alert_groups_api_v1_alert_groups_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-groups/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Triage Health
+         * @description Whether triage keeps up: median time to triage, the share within 3 days, the
+         *     oldest group still waiting.
+         */
+        get: operations["get_triage_health_api_v1_alert_groups_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-groups/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Alert Group
+         * @description A group with every change and its evidence.
+         */
+        get: operations["get_alert_group_api_v1_alert_groups__group_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Triage Alert Group
+         * @description Set status, note or links on every untriaged change of the group, in one
+         *     transaction, with an audit event per change.
+         */
+        patch: operations["triage_alert_group_api_v1_alert_groups__group_id__patch"];
+        trace?: never;
+    };
     "/api/v1/annotations": {
         parameters: {
             query?: never;
@@ -299,6 +365,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/regressions/{regression_id}/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move Regression
+         * @description Move a change to another alert group of its suite, or (null) set it apart: a
+         *     different cause. The audit trail records the move.
+         */
+        put: operations["move_regression_api_v1_regressions__regression_id__group_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/regressions/{regression_id}/history": {
         parameters: {
             query?: never;
@@ -494,6 +581,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{series_id}/baseline-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reset Baseline
+         * @description Start detection at this run, after an intended change (replaces an earlier reset).
+         */
+        put: operations["reset_baseline_api_v1_series__series_id__baseline_reset_put"];
+        post?: never;
+        /**
+         * Undo Baseline Reset
+         * @description Detection analyses the whole window again.
+         */
+        delete: operations["undo_baseline_reset_api_v1_series__series_id__baseline_reset_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/series/{series_id}/chart.{image_format}": {
         parameters: {
             query?: never;
@@ -507,6 +618,26 @@ export interface paths {
          *     on the axis, its identity and machine in the caption.
          */
         get: operations["get_series_chart_api_v1_series__series_id__chart__image_format__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/{series_id}/curation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Series Curation
+         * @description The series' outliers, its baseline reset, and the record of every mark and undoing.
+         */
+        get: operations["get_series_curation_api_v1_series__series_id__curation_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -577,6 +708,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/{series_id}/outliers/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark Outlier
+         * @description Leave the run's result out of change detection and baselines; the series is checked
+         *     again.
+         */
+        put: operations["mark_outlier_api_v1_series__series_id__outliers__run_id__put"];
+        post?: never;
+        /**
+         * Restore Outlier
+         * @description Take the run's result back into detection.
+         */
+        delete: operations["restore_outlier_api_v1_series__series_id__outliers__run_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/suites": {
         parameters: {
             query?: never;
@@ -615,6 +771,26 @@ export interface paths {
          *     token for the suite.
          */
         put: operations["update_suite_api_v1_suites__suite__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/alerts.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Suite Alerts Feed
+         * @description The suite's alert groups as an Atom feed, newest first (50 entries).
+         */
+        get: operations["get_suite_alerts_feed_api_v1_suites__suite__alerts_atom_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -680,6 +856,31 @@ export interface paths {
          * @description Pin these findings, in this order, in place of the study's current ones.
          */
         put: operations["replace_findings_api_v1_suites__suite__findings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suites/{suite}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Suite Notifications
+         * @description Where the suite's alert groups are announced; secrets in the URLs are masked.
+         */
+        get: operations["get_suite_notifications_api_v1_suites__suite__notifications_get"];
+        /**
+         * Set Suite Notifications
+         * @description Replace the suite's notification targets (Apprise URLs): one message per alert
+         *     group and target, sent by the workers.
+         */
+        put: operations["set_suite_notifications_api_v1_suites__suite__notifications_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -777,6 +978,123 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AlertGroupDetail */
+        AlertGroupDetail: {
+            /** Branches */
+            branches: string[];
+            /** By Direction */
+            by_direction: {
+                [key: string]: number;
+            };
+            /** By Status */
+            by_status: {
+                [key: string]: number;
+            };
+            /**
+             * Cause
+             * @enum {string}
+             */
+            cause: "commit" | "run" | "apart";
+            /**
+             * Changes
+             * @description Its visible (not retracted) changes
+             */
+            changes: number;
+            /**
+             * Commit
+             * @description The git commit all its changes were found at
+             */
+            commit: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Machines */
+            machines: string[];
+            /**
+             * Members
+             * @description Every change with its evidence: regressions first, largest first
+             */
+            members: components["schemas"]["RegressionOut"][];
+            /**
+             * Started At
+             * Format: date-time
+             * @description When the newest run with one of its changes ran
+             */
+            started_at: string;
+            /** Suite */
+            suite: string;
+            /** @description Its largest regression, else largest improvement */
+            worst: components["schemas"]["RegressionOut"];
+        };
+        /**
+         * AlertGroupMove
+         * @description Where a change goes: another group of its suite, or (null) a group of its own.
+         */
+        AlertGroupMove: {
+            /** Group Id */
+            group_id: number | null;
+        };
+        /**
+         * AlertGroupOut
+         * @description The changes of one cause in a suite (pipeline/grouping.py), summed up.
+         */
+        AlertGroupOut: {
+            /** Branches */
+            branches: string[];
+            /** By Direction */
+            by_direction: {
+                [key: string]: number;
+            };
+            /** By Status */
+            by_status: {
+                [key: string]: number;
+            };
+            /**
+             * Cause
+             * @enum {string}
+             */
+            cause: "commit" | "run" | "apart";
+            /**
+             * Changes
+             * @description Its visible (not retracted) changes
+             */
+            changes: number;
+            /**
+             * Commit
+             * @description The git commit all its changes were found at
+             */
+            commit: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Machines */
+            machines: string[];
+            /**
+             * Started At
+             * Format: date-time
+             * @description When the newest run with one of its changes ran
+             */
+            started_at: string;
+            /** Suite */
+            suite: string;
+            /** @description Its largest regression, else largest improvement */
+            worst: components["schemas"]["RegressionOut"];
+        };
+        /** AlertGroupPage */
+        AlertGroupPage: {
+            /** Items */
+            items: components["schemas"]["AlertGroupOut"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
         /** AnnotationEdit */
         AnnotationEdit: {
             /** At */
@@ -937,6 +1255,19 @@ export interface components {
             verdict: "regression" | "improvement" | "unchanged";
         };
         /**
+         * BaselineReset
+         * @description Reset the series' baseline at a run: detection starts there (after an intended change).
+         */
+        BaselineReset: {
+            /** Note */
+            note?: string | null;
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+        };
+        /**
          * BaselineRule
          * @description When a change is called a regression or an improvement.
          */
@@ -1062,6 +1393,40 @@ export interface components {
             /** Value Base */
             value_base: number;
         };
+        /** CurationNote */
+        CurationNote: {
+            /** Note */
+            note?: string | null;
+        };
+        /**
+         * CurationOut
+         * @description One mark: who set it, and who undid it (if anyone).
+         */
+        CurationOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "outlier" | "baseline_reset";
+            /** Note */
+            note: string | null;
+            /** Removed At */
+            removed_at: string | null;
+            /** Removed By */
+            removed_by: string | null;
+            /**
+             * Run Id
+             * Format: uuid
+             */
+            run_id: string;
+        };
         /**
          * DetectedEvent
          * @description The detector's finding when it stored the change.
@@ -1170,6 +1535,14 @@ export interface components {
          */
         EventChanges: {
             detected?: components["schemas"]["DetectedEvent"] | null;
+            /**
+             * Group
+             * @description A maintainer moved it to another alert group: [from, to]
+             */
+            group?: [
+                number | null,
+                number
+            ] | null;
             /** Links */
             links?: [
                 string[],
@@ -1642,6 +2015,53 @@ export interface components {
             variant: string | null;
         };
         /**
+         * NotificationSettings
+         * @description Where a suite's alert groups are announced: one message per group and target.
+         */
+        NotificationSettings: {
+            /** Targets */
+            targets: components["schemas"]["NotificationTargetIn"][];
+        };
+        /** NotificationSettingsOut */
+        NotificationSettingsOut: {
+            /** Targets */
+            targets: components["schemas"]["NotificationTargetOut"][];
+        };
+        /** NotificationTargetIn */
+        NotificationTargetIn: {
+            /**
+             * Events
+             * @description Which changes it hears of
+             * @default [
+             *       "regression"
+             *     ]
+             */
+            events: ("regression" | "improvement")[];
+            /**
+             * Min Change
+             * @description The smallest relative change worth a message (0.05: 5 %)
+             * @default 0
+             */
+            min_change: number;
+            /**
+             * Url
+             * @description An Apprise URL: slack://…, mailto://…, json://…, msteams://… (see https://github.com/caronc/apprise/wiki). Never shown back in full.
+             */
+            url: string;
+        };
+        /** NotificationTargetOut */
+        NotificationTargetOut: {
+            /** Events */
+            events: ("regression" | "improvement")[];
+            /** Min Change */
+            min_change: number;
+            /**
+             * Url
+             * @description The URL with its secrets masked
+             */
+            url: string;
+        };
+        /**
          * PossibleStep
          * @description The newest runs stand apart from the earlier ones, with too few runs on one side
          *     for detection to judge (detection.state).
@@ -1772,6 +2192,11 @@ export interface components {
             direction: "regression" | "improvement";
             /** @description Null on changes stored before 2026-11 */
             evidence: components["schemas"]["DetectionEvidence"] | null;
+            /**
+             * Group Id
+             * @description Its alert group: the changes of the same cause (GET /api/v1/alert-groups/{id})
+             */
+            group_id: number | null;
             /** Id */
             id: number;
             /** Links */
@@ -2179,6 +2604,26 @@ export interface components {
             tags?: {
                 [key: string]: string;
             };
+        };
+        /** SeriesCurationOut */
+        SeriesCurationOut: {
+            /**
+             * Baseline Reset
+             * @description The run detection starts at, if reset
+             */
+            baseline_reset: string | null;
+            /**
+             * Outliers
+             * @description Runs whose result is left out of detection (drawn hollow)
+             */
+            outliers: string[];
+            /**
+             * Record
+             * @description Every mark and its undoing, newest first
+             */
+            record: components["schemas"]["CurationOut"][];
+            /** Series Id */
+            series_id: number;
         };
         /**
          * SeriesDetection
@@ -2678,6 +3123,39 @@ export interface components {
             url: string;
         };
         /**
+         * TriageHealth
+         * @description Whether triage keeps up (Perfherder holds sheriffs to 80 % of alerts within 3 days).
+         */
+        TriageHealth: {
+            /**
+             * Median Time To Triage S
+             * @description From detection to a change's first status, median, seconds
+             */
+            median_time_to_triage_s: number | null;
+            /**
+             * Oldest Untriaged Group At
+             * @description When the oldest group with an untriaged change was created
+             */
+            oldest_untriaged_group_at: string | null;
+            /**
+             * Triaged Changes
+             * @description Changes a maintainer has given a status
+             */
+            triaged_changes: number;
+            /**
+             * Triaged Within Share
+             * @description Of the changes triaged, the share triaged within within_s of detection
+             */
+            triaged_within_share: number | null;
+            /** Untriaged Groups */
+            untriaged_groups: number;
+            /**
+             * Within S
+             * @description The target: 3 days
+             */
+            within_s: number;
+        };
+        /**
          * UnjudgedSeries
          * @description A series only one of the two runs measured.
          */
@@ -2835,6 +3313,178 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_alert_groups_api_v1_alert_groups_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string | null;
+                suite?: string | null;
+                /** @description groups with a change of this status */
+                status?: ("untriaged" | "acknowledged" | "investigating" | "fixed" | "wontfix" | "expected" | "invalid") | null;
+                /** @description groups with a change on this branch */
+                branch?: string | null;
+                /** @description groups with a change on this machine */
+                machine?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertGroupPage"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_triage_health_api_v1_alert_groups_health_get: {
+        parameters: {
+            query?: {
+                suite?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriageHealth"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_alert_group_api_v1_alert_groups__group_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertGroupDetail"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    triage_alert_group_api_v1_alert_groups__group_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegressionTriage"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertGroupDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_annotations_api_v1_annotations_get: {
         parameters: {
             query?: {
@@ -3719,6 +4369,68 @@ export interface operations {
             };
         };
     };
+    move_regression_api_v1_regressions__regression_id__group_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                regression_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertGroupMove"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_regression_history_api_v1_regressions__regression_id__history_get: {
         parameters: {
             query?: never;
@@ -4289,6 +5001,126 @@ export interface operations {
             };
         };
     };
+    reset_baseline_api_v1_series__series_id__baseline_reset_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BaselineReset"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    undo_baseline_reset_api_v1_series__series_id__baseline_reset_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     get_series_chart_api_v1_series__series_id__chart__image_format__get: {
         parameters: {
             query?: {
@@ -4317,6 +5149,46 @@ export interface operations {
                 content: {
                     "image/png": unknown;
                     "image/svg+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_series_curation_api_v1_series__series_id__curation_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
                 };
             };
             /** @description Not Found */
@@ -4479,6 +5351,128 @@ export interface operations {
             };
         };
     };
+    mark_outlier_api_v1_series__series_id__outliers__run_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurationNote"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    restore_outlier_api_v1_series__series_id__outliers__run_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                series_id: number;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCurationOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     list_suites_api_v1_suites_get: {
         parameters: {
             query?: never;
@@ -4576,6 +5570,46 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_suite_alerts_feed_api_v1_suites__suite__alerts_atom_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": unknown;
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4746,6 +5780,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FindingList"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_suite_notifications_api_v1_suites__suite__notifications_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Invalid input: the error envelope names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    set_suite_notifications_api_v1_suites__suite__notifications_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suite: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettings"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsOut"];
                 };
             };
             /** @description Unauthorized */

@@ -81,6 +81,10 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import("./routes/RegressionsRoute")).RegressionsRoute }),
       },
       {
+        path: "regressions/groups/:groupId",
+        lazy: async () => ({ Component: (await import("./routes/AlertGroupRoute")).AlertGroupRoute }),
+      },
+      {
         path: "regressions/:regressionId",
         lazy: async () => ({ Component: (await import("./routes/RegressionRoute")).RegressionRoute }),
       },

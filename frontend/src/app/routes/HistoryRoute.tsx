@@ -6,7 +6,8 @@ import { ShareBar } from "../../components/ShareBar";
 import { Empty, ErrorMessage, Loading } from "../../components/Status";
 import { seriesAnnotationsQuery } from "../../features/annotations/api";
 import { AnnotationForm } from "../../features/annotations/components/AnnotationForm";
-import { historyQuery } from "../../features/history/api";
+import { historyQuery, seriesCurationQuery } from "../../features/history/api";
+import { CurationPanel } from "../../features/history/components/CurationPanel";
 import { HistoryCharts } from "../../features/history/components/HistoryCharts";
 import { pointColumns } from "../../features/history/components/pointColumns";
 import { buildHistoryCharts, pointRows } from "../../features/history/lib/historyChart";
@@ -25,7 +26,11 @@ export function HistoryRoute() {
   const range = dateRangeQuery(filters);
   const histories = useQueries({ queries: ids.map((id) => historyQuery(id, range)) });
   const loaded = histories.flatMap((h) => (h.data ? [h.data] : []));
-  const charts = buildHistoryCharts(loaded);
+  const curations = useQueries({ queries: ids.map((id) => seriesCurationQuery(id)) });
+  const outliers = new Map(
+    curations.flatMap((q) => (q.data ? [[q.data.series_id, new Set(q.data.outliers)] as const] : [])),
+  );
+  const charts = buildHistoryCharts(loaded, outliers);
   const points = pointRows(charts);
   const regressions = useQueries({ queries: ids.map((id) => seriesRegressionsQuery(id)) });
   const annotations = useQueries({ queries: ids.map((id) => seriesAnnotationsQuery(id)) });
@@ -116,6 +121,9 @@ export function HistoryRoute() {
               }))}
             />
           ) : null}
+          {loaded.map((h) => (
+            <CurationPanel key={h.series.id} history={h} />
+          ))}
           {rows.length ? (
             <DataTable
               caption="Points drawn above; each links to its run"

@@ -216,16 +216,22 @@ export function HistoryChart({ chart, markers = [], onSelectRun, height = 340 }:
               isAnimationActive={false}
               dot={
                 line.points.length <= 200
-                  ? ({ cx, cy }: { cx?: number; cy?: number }) =>
-                      cx === undefined || cy === undefined ? null : (
+                  ? ({ cx, cy, payload }: { cx?: number; cy?: number; payload?: TimeRow }) => {
+                      if (cx === undefined || cy === undefined) return null;
+                      const outlier = payload?.points[line.key]?.outlier === true;
+                      return (
                         <path
                           className="recharts-dot recharts-line-dot"
                           data-marker={line.marker}
+                          data-outlier={outlier || undefined}
                           d={markerPath(line.marker, cx, cy, 4)}
-                          fill={line.color}
+                          fill={outlier ? "var(--bg)" : line.color}
+                          stroke={outlier ? line.color : undefined}
+                          strokeWidth={outlier ? 1.5 : undefined}
                           cursor={pointer}
                         />
-                      )
+                      );
+                    }
                   : false
               }
               activeDot={{

@@ -14,6 +14,8 @@ export interface HistoryDatum {
   runId: string;
   /** Runs the point stands for (more than one when downsampled). */
   count: number;
+  /** A maintainer left it out of change detection: drawn hollow. */
+  outlier?: boolean;
 }
 
 export interface HistoryLine {

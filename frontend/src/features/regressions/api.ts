@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import type { RegressionTriage } from "../../api/types";
+import type { AlertGroupQuery, RegressionTriage } from "../../api/types";
 import { POLL_WHILE_PENDING_MS } from "../../components/Status";
 import { bearer } from "../../lib/maintainerToken";
 import type { RegressionFilters } from "./lib/filters";
@@ -91,6 +91,43 @@ export const triageRegression = (id: number, triage: RegressionTriage, token: st
   unwrap(
     api.PATCH("/api/v1/regressions/{regression_id}", {
       params: { path: { regression_id: id } },
+      body: triage,
+      headers: bearer(token),
+    }),
+  );
+
+/** Alert groups (the changes of one cause), newest first. */
+export const alertGroupsQuery = (filters: AlertGroupQuery) =>
+  queryOptions({
+    queryKey: ["regressions", "groups", filters],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/alert-groups", { params: { query: { ...filters, limit: PAGE_SIZE } }, signal }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** One alert group with every change and its evidence. */
+export const alertGroupQuery = (id: number) =>
+  queryOptions({
+    queryKey: ["regressions", "group", id],
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/api/v1/alert-groups/{group_id}", { params: { path: { group_id: id } }, signal })),
+  });
+
+/** Whether triage keeps up: median time to triage, share within 3 days, oldest group waiting. */
+export const triageHealthQuery = (suite: string | undefined) =>
+  queryOptions({
+    queryKey: ["regressions", "health", suite],
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/api/v1/alert-groups/health", { params: { query: suite ? { suite } : {} }, signal })),
+  });
+
+/** Triages every untriaged change of a group in one request. */
+export const triageAlertGroup = (id: number, triage: RegressionTriage, token: string) =>
+  unwrap(
+    api.PATCH("/api/v1/alert-groups/{group_id}", {
+      params: { path: { group_id: id } },
       body: triage,
       headers: bearer(token),
     }),

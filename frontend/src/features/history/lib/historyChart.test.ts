@@ -138,3 +138,20 @@ describe("pointRows", () => {
     expect(first?.format(first.point.value)).toMatch(/^1(\.00)?\s?µs$/);
   });
 });
+
+describe("outliers", () => {
+  it("mark the points of the runs a maintainer left out, in their series only", () => {
+    const at = (run_id: string, day: number) => ({
+      run_id,
+      started_at: `2025-03-${10 + day}T00:00:00Z`,
+      value: 1,
+      unit: "s",
+      value_base: 1,
+    });
+    const [chart] = buildHistoryCharts(
+      [history(series(1), [at("a", 0), at("b", 1)]), history(series(2), [at("b", 1)])],
+      new Map([[1, new Set(["b"])]]),
+    );
+    expect(chart?.lines.map((l) => l.points.map((p) => p.outlier))).toEqual([[false, true], [false]]);
+  });
+});

@@ -28,7 +28,10 @@ function allBaseValues(histories: readonly SeriesHistory[]): number[] {
   return histories.flatMap((h) => h.points.flatMap((p) => [p.value_base, p.max_base ?? p.value_base]));
 }
 
-function buildChart(key: string, histories: readonly SeriesHistory[]): HistoryChartModel {
+/** Per series id, the runs whose results a maintainer marked as outliers. */
+export type Outliers = ReadonlyMap<number, ReadonlySet<string>>;
+
+function buildChart(key: string, histories: readonly SeriesHistory[], outliers: Outliers): HistoryChartModel {
   const first = (histories[0] as SeriesHistory).series;
   const scale = scaleFor(allBaseValues(histories), first.base_unit);
   const severalBranches = new Set(histories.map((h) => h.series.branch)).size > 1;
@@ -48,6 +51,7 @@ function buildChart(key: string, histories: readonly SeriesHistory[]): HistoryCh
           band: bandOf(p, scale),
           runId: p.run_id,
           count: p.count,
+          outlier: outliers.get(h.series.id)?.has(p.run_id) ?? false,
         }))
         .sort((a, b) => a.t - b.t),
       downsampled: h.downsampled,
@@ -65,10 +69,13 @@ function buildChart(key: string, histories: readonly SeriesHistory[]): HistoryCh
 }
 
 /** One chart per unit dimension, so series that can share an axis do; charts in first-seen order. */
-export function buildHistoryCharts(histories: readonly SeriesHistory[]): HistoryChartModel[] {
+export function buildHistoryCharts(
+  histories: readonly SeriesHistory[],
+  outliers: Outliers = new Map(),
+): HistoryChartModel[] {
   const byUnit = new Map<string, SeriesHistory[]>();
   for (const h of histories) byUnit.set(h.series.base_unit, [...(byUnit.get(h.series.base_unit) ?? []), h]);
-  return [...byUnit.entries()].map(([unit, members]) => buildChart(unit, members));
+  return [...byUnit.entries()].map(([unit, members]) => buildChart(unit, members, outliers));
 }
 
 /** One point the charts draw, as a row of the table under them, with its chart's number format. */
