@@ -155,6 +155,36 @@ def test_triage_and_detection_retry_outside_its_suites_are_403(
     assert client.patch(path, json={"status": "fixed"}, headers=mine).status_code == 200
 
 
+def test_alert_groups_notifications_and_curation_outside_its_suites_are_403(
+    client: TestClient, session: Session, auth: dict[str, str]
+) -> None:
+    run_ids = upload_history(client, auth, STEPPED)
+    (found,) = client.get("/api/v1/regressions").json()["items"]
+    (group,) = client.get("/api/v1/alert-groups").json()["items"]
+    series = found["series"]["id"]
+    team = limited(session, "maintain", "team-*")
+    writes = [
+        ("PATCH", f"/api/v1/alert-groups/{group['id']}", {"status": "fixed"}),
+        ("PUT", f"/api/v1/regressions/{found['id']}/group", {"group_id": None}),
+        ("PUT", f"/api/v1/suites/{OUTSIDE}/notifications", {"targets": []}),
+        ("PUT", f"/api/v1/series/{series}/outliers/{run_ids[3]}", {}),
+        ("PUT", f"/api/v1/series/{series}/baseline-reset", {"run_id": run_ids[12]}),
+    ]
+    for method, path, body in writes:
+        refused = client.request(method, path, json=body, headers=team)
+        assert refused.status_code == 403, (method, path, refused.text)
+    assert client.get(f"/api/v1/suites/{OUTSIDE}/notifications", headers=team).status_code == 403
+    session.expire_all()
+    regression = session.get_one(Regression, found["id"])
+    assert (regression.status, regression.group_id) == ("untriaged", group["id"])
+    curation = client.get(f"/api/v1/series/{series}/curation").json()
+    assert (curation["outliers"], curation["baseline_reset"], curation["record"]) == ([], None, [])
+    mine = limited(session, "maintain", "sync-*")
+    for method, path, body in writes:
+        allowed = client.request(method, path, json=body, headers=mine)
+        assert allowed.status_code == 200, (method, path, allowed.text)
+
+
 def test_outbox_and_run_deletion_need_a_token_for_the_suite(
     client: TestClient, session: Session, auth: dict[str, str]
 ) -> None:
