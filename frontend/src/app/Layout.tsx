@@ -11,6 +11,7 @@ const NAV = [
   { to: "/runs", label: "Runs" },
   { to: "/compare", label: "Compare runs" },
   { to: "/regressions", label: "Regressions" },
+  { to: "/tokens", label: "Tokens" },
 ];
 
 /** How long a new page may take to show its heading (it may wait for its data) before we give up. */
