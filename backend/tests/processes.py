@@ -20,7 +20,7 @@ from typing import TypeVar
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session
 
-from benchboard.models import ApiToken, DetectionQueue, Hardware, Run, Series
+from benchboard.models import ApiToken, DetectionQueue, Hardware, Run, Series, Suite
 
 T = TypeVar("T")
 GUARD_S = 180.0
@@ -105,12 +105,14 @@ def processes(tmp_path: Path) -> Iterator[Callable[..., Process]]:
 
 def delete_suite(engine: Engine, suite: str) -> None:
     """What a committing test stored: its queue rows, runs, series (regressions cascade),
-    machine and tokens."""
+    the suite (its totals cascade: else the suite list of later tests shows it), machine
+    and tokens."""
     with Session(engine) as session, session.begin():
         of_suite = select(Series.id).where(Series.suite == suite).scalar_subquery()
         session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(of_suite)))
         session.execute(delete(Run).where(Run.suite == suite))
         session.execute(delete(Series).where(Series.suite == suite))
+        session.execute(delete(Suite).where(Suite.name == suite))
         session.execute(delete(Hardware).where(Hardware.name == f"{suite}-machine"))
         session.execute(delete(ApiToken).where(ApiToken.name.like(f"{suite}-%")))
 

@@ -8,9 +8,10 @@ commits must not meet the other tests). A modest number of examples per operatio
 names each failing case with a curl command and the seed to replay it.
 
 Routes that take an id (a regression's triage, an annotation's edit and deletion, a
-run's deletion) get real ones: the test stores a history with a detected change, an
-annotation to edit and one to delete, and passes their ids to schemathesis as fixed path
-parameters; otherwise every id it generates is a 404. The summary lists the PATCH and
+run's deletion, a token's revocation) get real ones: the test stores a history with a
+detected change, an annotation to edit and one to delete, a run and a token to delete,
+and passes their ids to schemathesis as fixed path parameters; otherwise every id it
+generates is a 404 (and a token id it chose might be its own). The summary lists the PATCH and
 DELETE routes that answered 2xx (the service's own request metrics).
 
 The seed is fixed (BENCHBOARD_FUZZ_SEED), so a commit fuzzes the same way in every build
@@ -28,13 +29,14 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.database_server import recreate_database
 from benchboard.db import make_engine
 from benchboard.migrate import upgrade_database
+from benchboard.models import ApiToken
 from benchboard.tokens.service import create_token
 from tests.builders import result, run
 from tests.history_builder import STEPPED
@@ -107,7 +109,10 @@ def test_no_generated_request_gets_a_server_error(
         upload = create_token(session, name="fuzz-upload", scope="upload")
         maintain = create_token(session, name="fuzz-maintain", scope="maintain")
         admin = create_token(session, name="fuzz-admin", scope="admin")
+        # The one token the fuzzer may revoke: any other id it chose might be its own.
+        create_token(session, name="fuzz-revoked", scope="read")
         session.commit()
+        revoked = session.scalars(select(ApiToken.id).where(ApiToken.name == "fuzz-revoked")).one()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = service_env(fuzz_engine, port=str(port), workers="1", detect_workers="1")
@@ -115,7 +120,7 @@ def test_no_generated_request_gets_a_server_error(
         start(["serve"], env)
         wait_for("the service", lambda: _healthy(base))
         config = tmp_path / "schemathesis.toml"
-        config.write_text(_real_ids(base, upload=upload, maintain=maintain))
+        config.write_text(_real_ids(base, upload=upload, maintain=maintain, revoked=revoked))
         # Every operation with the upload token; the writes again with the maintain token,
         # which reaches triage, annotations and suite settings (reads answer either alike;
         # a batch is refused that token). Batches get every phase too: the coverage phase's
@@ -138,10 +143,11 @@ def test_no_generated_request_gets_a_server_error(
             "PATCH /api/v1/annotations/{annotation_id}",
             "DELETE /api/v1/annotations/{annotation_id}",
             "DELETE /api/v1/runs/{run_id}",
+            "DELETE /api/v1/tokens/{token_id}",
         } <= reached
 
 
-def _real_ids(base: str, *, upload: str, maintain: str) -> str:
+def _real_ids(base: str, *, upload: str, maintain: str, revoked: int) -> str:
     """Store what the id-taking routes need, through the API; schemathesis' configuration
     that fixes those path parameters to it."""
     with httpx.Client(base_url=base, timeout=60) as http:
@@ -176,6 +182,10 @@ parameters = {{ "path.annotation_id" = {notes[1]} }}
 [[operations]]
 include-name = "DELETE /api/v1/runs/{{run_id}}"
 parameters = {{ "path.run_id" = "{doomed["id"]}" }}
+
+[[operations]]
+include-name = "DELETE /api/v1/tokens/{{token_id}}"
+parameters = {{ "path.token_id" = {revoked} }}
 """
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
 from benchboard.main import create_app
-from benchboard.models import ApiToken, DetectionQueue, Hardware, Result, Run, Series
+from benchboard.models import ApiToken, DetectionQueue, Hardware, Result, Run, Series, Suite
 from benchboard.tokens.service import create_token
 from tests.builders import result, run
 
@@ -33,6 +33,7 @@ def committing_client(settings: Settings, engine: Engine) -> Iterator[tuple[Test
         session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(race)))
         session.execute(delete(Run).where(Run.suite == "race"))
         session.execute(delete(Series).where(Series.suite == "race"))
+        session.execute(delete(Suite).where(Suite.name == "race"))
         session.execute(delete(Hardware).where(Hardware.name == "race-machine"))
         session.execute(delete(ApiToken).where(ApiToken.name.like("race-%")))
     app.state.engine.dispose()
