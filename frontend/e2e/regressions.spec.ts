@@ -180,7 +180,7 @@ test.describe("regressions by keyboard", () => {
     service,
   }) => {
     const regression = await detectedStep(service);
-    await page.goto(`/regressions?suite=${regression.series.suite}`);
+    await page.goto(`/regressions?view=changes&suite=${regression.series.suite}`);
     const triage = page
       .locator(`li[data-regression="${regression.id}"]`)
       .getByRole("link", { name: /triage/i });
