@@ -120,12 +120,17 @@ NEWEST_FIRST = Keyset((Regression.started_at, Regression.id), descending=True)
 def list_regressions(
     session: Session, regression_filter: RegressionFilter, *, limit: int, cursor: str | None
 ) -> RegressionPage:
+    # The queue first: each statement reads its own snapshot, and a check commits its
+    # changes with its queue row's removal, so "nothing pending" read before the list
+    # means the list holds every change. Read after, a check committed between the two
+    # gave an empty list that said nothing was pending.
+    pending = _pending_series(session, regression_filter)
     query = _query().where(*regression_filter.conditions())
     page = keyset_page(session, query, NEWEST_FIRST, limit=limit, cursor=cursor)
     return RegressionPage(
         items=[_out(row) for row in page.rows],
         next_cursor=page.next_cursor,
-        detection_pending_series=_pending_series(session, regression_filter),
+        detection_pending_series=pending,
         history_support=None,  # the router adds it to an empty first page (series_state)
     )
 

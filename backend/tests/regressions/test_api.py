@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import Connection, event, select
 from sqlalchemy.orm import Session
 
 from benchboard.models import Series, WebhookDelivery
@@ -309,3 +309,23 @@ def test_null_links_and_note_clear_them(
     response = _patch(client, regression_id, {"note": None, "links": None}, maintain_token)
     assert response.status_code == 200, response.text
     assert (response.json()["note"], response.json()["links"]) == (None, [])
+
+
+def test_the_list_reads_the_queue_before_the_changes(
+    client: TestClient, connection: Connection
+) -> None:
+    """Each statement has its own snapshot: "nothing pending" must be read before the
+    list, else a check committed between the two leaves an empty list saying so."""
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    event.listen(connection, "before_cursor_execute", record)
+    try:
+        assert client.get("/api/v1/regressions").status_code == 200
+    finally:
+        event.remove(connection, "before_cursor_execute", record)
+    queue = next(i for i, sql in enumerate(statements) if "detection_queue" in sql)
+    changes = next(i for i, sql in enumerate(statements) if "FROM regression" in sql)
+    assert queue < changes
