@@ -251,12 +251,15 @@ def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
 
 @lru_cache(maxsize=_KEPT_FIGURES)
 def draw_card(card: CardFigure, frame: Frame) -> bytes:
-    """1200 × 630 by default: the title large, the sentence, the chart below them."""
+    """1200 × 630 by default: the title large, the sentence, the chart below them. Each
+    line is clipped to what its size fits across the card (DejaVu at these sizes: ~27 px
+    a bold title character, ~13 px a sentence's, ~9 px a caption's)."""
+    wide = frame.width / 1200
     with _figure(frame) as (fig, palette):
         fig.text(
             0.04,
             0.93,
-            _clip(card.title, 60),
+            _clip(card.title, int(44 * wide)),
             fontsize=30,
             weight="bold",
             color=palette.text,
@@ -266,7 +269,7 @@ def draw_card(card: CardFigure, frame: Frame) -> bytes:
         fig.text(
             0.04,
             0.83,
-            _clip(card.sentence, 90),
+            _clip(card.sentence, int(88 * wide)),
             fontsize=18,
             color=palette.text,
             va="top",
@@ -282,7 +285,12 @@ def draw_card(card: CardFigure, frame: Frame) -> bytes:
             ax = fig.add_axes((left, 0.12, 0.96 - left, top - 0.12))
             _draw_bars_axes(ax, chart, palette)
         fig.text(
-            0.04, 0.03, _clip(chart.caption, 130), fontsize=11, color=palette.neutral, gid="caption"
+            0.04,
+            0.03,
+            _clip(chart.caption, int(125 * wide)),
+            fontsize=11,
+            color=palette.neutral,
+            gid="caption",
         )
         return _render(fig, frame)
 
