@@ -439,7 +439,7 @@ def _titles(fig: Figure, frame: Frame, title: str, caption: str, palette: Palett
 
 def _plot_area(frame: Frame, *, left: int) -> tuple[float, float, float, float]:
     """Margins in pixels (title above, caption and time axis below) as figure fractions."""
-    top, bottom, right = 34, 52, 16
+    top, bottom, right = 34, 62, 16
     return (
         left / frame.width,
         bottom / frame.height,
