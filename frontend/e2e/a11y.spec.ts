@@ -70,6 +70,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Promise<void> 
     ready: (page) => expect(page.getByRole("heading", { name: "Regressions", level: 1 })).toBeVisible(),
   },
   {
+    name: "tokens",
+    path: "/tokens",
+    ready: (page) => expect(page.getByRole("heading", { name: "API tokens", level: 1 })).toBeVisible(),
+  },
+  {
     name: "not found",
     path: "/no-such-page",
     ready: (page) => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible(),
