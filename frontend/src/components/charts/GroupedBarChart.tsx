@@ -181,7 +181,9 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
               data-mode={l.kind === "bar" ? (l.bar.mode ?? "none") : undefined}
             />
           ))}
-          <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" />
+          {/* Whiskers appear with their bars: an animated one sets state every frame, and a screen of
+              small multiples animating at once trips React's nested-update limit (error #185). */}
+          <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" isAnimationActive={false} />
           <LabelList
             dataKey="value"
             content={(props) => <ValueLabel {...props} data={data} logMin={log?.[0] ?? null} />}

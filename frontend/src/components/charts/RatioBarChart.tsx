@@ -80,6 +80,7 @@ export function RatioBarChart({ rows, ticks, narrow }: RatioBarChartProps) {
             direction="x"
             width={5}
             stroke="var(--text)"
+            isAnimationActive={false}
           />
         </Bar>
       </BarChart>
