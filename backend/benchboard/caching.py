@@ -192,6 +192,20 @@ def conditional_read(request: Request, session: Session, *, public: bool) -> fro
     return private
 
 
+def code_read(request: Request) -> None:
+    """Decide the caching of a read that is a function of this code alone (the upload
+    contract's JSON Schema): its tag is the code's version, current until a deploy, and a
+    client holding it gets a 304 without a query."""
+    policy = request.scope.get(_POLICY_KEY)
+    if not isinstance(policy, ReadPolicy):
+        return
+    policy.cache_control = PUBLIC
+    policy.etag = f'"{hashlib.blake2b(_code_version(), digest_size=12).hexdigest()}"'
+    held = _held_version(request.headers.get("if-none-match", ""), policy.etag)
+    if held is not None:
+        raise NotModified(held, PUBLIC)
+
+
 def _held_version(if_none_match: str, current: str) -> str | None:
     """The tag of If-None-Match (weak comparison, as RFC 9110 asks) whose version is
     `current`, with its coding; None when the client holds no current copy."""

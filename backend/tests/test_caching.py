@@ -219,3 +219,23 @@ def test_answers_are_kept_per_host_since_citations_name_it(
     assert first.status_code == other.status_code == 200
     assert "//one.example/studies/" in first.text
     assert "//two.example/studies/" in other.text
+
+
+def test_the_upload_schema_is_tagged_by_the_code_and_answers_304_without_a_query(
+    client: TestClient, engine: Engine
+) -> None:
+    first = client.get("/api/v1/schema/upload")
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    assert STRONG_TAG.match(etag), etag
+    assert first.headers["Cache-Control"] == PUBLIC
+    statements: list[str] = []
+    listen = lambda *args: statements.append(args[2])  # noqa: E731  (before_cursor_execute)
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        again = client.get("/api/v1/schema/upload", headers={"If-None-Match": etag})
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    assert again.status_code == 304
+    assert again.headers["ETag"] == etag
+    assert statements == []

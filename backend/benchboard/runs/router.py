@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from benchboard.caching import code_read
 from benchboard.collector import collector_paused
 from benchboard.deps import (
     AdminToken,
@@ -176,7 +177,7 @@ def get_run_upload(run_id: uuid.UUID, session: SessionDep) -> Response:
     )
 
 
-@router.get("/schema/upload", tags=["schema"])
+@router.get("/schema/upload", tags=["schema"], dependencies=[Depends(code_read)])
 def get_upload_schema() -> dict[str, object]:
     """The upload contract v1 as JSON Schema."""
     return RunUpload.model_json_schema()
