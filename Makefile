@@ -52,7 +52,10 @@ test-frontend: setup
 e2e: setup
 	$(NPM) run test:e2e
 
-test: lint test-python test-frontend e2e
+# Two at a time on a 2-core machine: the Python tests beside lint, the unit tests and then the
+# browser tests. Each keeps its own embedded server and ports; output is printed per target.
+test: setup
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint test-python test-frontend e2e
 
 # Regenerate frontend/openapi.json, the TypeScript types and vocabularies after an API change.
 openapi: setup
