@@ -521,6 +521,23 @@ class Annotation(Base):
     token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+    # The token that last edited it, by name and id; null: never edited since edits named it.
+    updated_by: Mapped[str | None] = mapped_column(Text)
+    updated_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
+
+
+class AnnotationDeletion(Base):
+    """The record of deleted annotations: who (the token's name and id), when, and the note
+    as it read (`AnnotationOut`), since the note itself is gone."""
+
+    __tablename__ = "annotation_deletion"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    annotation_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    annotation: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    deleted_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
+    deleted_at: Mapped[datetime] = _created_at()
 
 
 class HistorySnapshot(Base):

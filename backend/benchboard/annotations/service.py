@@ -13,7 +13,7 @@ from benchboard.annotations.schemas import (
     AnnotationOut,
 )
 from benchboard.errors import FieldError, NotFound, ValidationFailed
-from benchboard.models import Annotation, Hardware, Run, Series
+from benchboard.models import Annotation, AnnotationDeletion, Hardware, Run, Series
 from benchboard.tokens.service import Principal
 from benchboard.tokens.visibility import Viewer
 
@@ -37,6 +37,8 @@ def _out(annotation: Annotation, hardware_name: str | None) -> AnnotationOut:
         created_by_token=annotation.token_id,
         created_at=annotation.created_at,
         updated_at=annotation.updated_at,
+        updated_by=annotation.updated_by,
+        updated_by_token=annotation.updated_token_id,
     )
 
 
@@ -150,11 +152,22 @@ def edit_annotation(
             raise _missing(field, "may not be null")
         setattr(annotation, field, value)
     annotation.updated_at = datetime.now(UTC)
+    annotation.updated_by = actor.name
+    annotation.updated_token_id = actor.token_id
     session.flush()
     return get_annotation(session, annotation_id)
 
 
 def delete_annotation(session: Session, annotation_id: int, *, actor: Principal) -> None:
+    """The note goes; a record of it, and of who deleted it, stays."""
     annotation = _annotation_to_change(session, annotation_id, actor)
+    session.add(
+        AnnotationDeletion(
+            annotation_id=annotation_id,
+            annotation=get_annotation(session, annotation_id).model_dump(mode="json"),
+            deleted_by=actor.name,
+            token_id=actor.token_id,
+        )
+    )
     session.delete(annotation)
     session.flush()

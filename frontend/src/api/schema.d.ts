@@ -1161,6 +1161,16 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+            /**
+             * Updated By
+             * @description the name of the token that last edited it; null: never edited
+             */
+            updated_by?: string | null;
+            /**
+             * Updated By Token
+             * @description the id of the token that last edited it
+             */
+            updated_by_token?: number | null;
         };
         /**
          * BaselineComparison
