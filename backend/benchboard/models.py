@@ -67,6 +67,9 @@ class Hardware(Base):
     name: Mapped[str] = mapped_column(Text, unique=True)
     info: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
     created_at: Mapped[datetime] = _created_at()
+    # The token that last set the description, by name and id; null: never set by one.
+    updated_by: Mapped[str | None] = mapped_column(Text)
+    updated_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 class ApiToken(Base):
@@ -87,6 +90,8 @@ class ApiToken(Base):
     # Kept to the minute (tokens.service.touch): not a write per request.
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The token that revoked it; null: the CLI on the server (or not revoked).
+    revoked_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 DEFAULT_BRANCH = "main"
@@ -435,8 +440,10 @@ class SeriesCuration(Base):
     kind: Mapped[str] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
     removed_by: Mapped[str | None] = mapped_column(Text)
+    removed_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
@@ -452,6 +459,8 @@ class NotificationTarget(Base):
     events: Mapped[list[str]] = mapped_column(JSONB)
     min_change: Mapped[float] = mapped_column(Double)
     created_at: Mapped[datetime] = _created_at()
+    # The token that last set it (its URL, events or threshold).
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 class NotificationDelivery(Base):

@@ -1432,10 +1432,20 @@ export interface components {
             /** Removed By */
             removed_by: string | null;
             /**
+             * Removed Token Id
+             * @description the id of the token that undid it
+             */
+            removed_token_id?: number | null;
+            /**
              * Run Id
              * Format: uuid
              */
             run_id: string;
+            /**
+             * Token Id
+             * @description the id of the token that set it
+             */
+            token_id?: number | null;
         };
         /**
          * DetectedEvent
@@ -3060,6 +3070,11 @@ export interface components {
             /** Revoked At */
             revoked_at: string | null;
             /**
+             * Revoked By
+             * @description the id of the token that revoked it; null: the CLI
+             */
+            revoked_by?: number | null;
+            /**
              * Scope
              * @enum {string}
              */
@@ -3110,6 +3125,11 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at: string | null;
+            /**
+             * Revoked By
+             * @description the id of the token that revoked it; null: the CLI
+             */
+            revoked_by?: number | null;
             /**
              * Scope
              * @enum {string}
