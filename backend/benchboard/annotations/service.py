@@ -1,5 +1,6 @@
 """Annotations: create, list (what applies to a series), edit, delete."""
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -159,15 +160,23 @@ def edit_annotation(
 
 
 def delete_annotation(session: Session, annotation_id: int, *, actor: Principal) -> None:
-    """The note goes; a record of it, and of who deleted it, stays."""
     annotation = _annotation_to_change(session, annotation_id, actor)
-    session.add(
-        AnnotationDeletion(
-            annotation_id=annotation_id,
-            annotation=get_annotation(session, annotation_id).model_dump(mode="json"),
-            deleted_by=actor.name,
-            token_id=actor.token_id,
-        )
-    )
+    record_deletions(session, [annotation_id], deleted_by=actor.name, token_id=actor.token_id)
     session.delete(annotation)
     session.flush()
+
+
+def record_deletions(
+    session: Session, annotation_ids: Iterable[int], *, deleted_by: str, token_id: int | None
+) -> None:
+    """Before these notes are deleted: a record of each as it reads, and of who deleted it."""
+    rows = session.execute(_query().where(Annotation.id.in_(list(annotation_ids))))
+    session.add_all(
+        AnnotationDeletion(
+            annotation_id=row.Annotation.id,
+            annotation=_out(row.Annotation, row.hardware_name).model_dump(mode="json"),
+            deleted_by=deleted_by,
+            token_id=token_id,
+        )
+        for row in rows
+    )
