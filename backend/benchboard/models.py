@@ -186,7 +186,8 @@ class Run(Base):
     # `git.branch`, else the suite's default branch when the run was uploaded.
     branch: Mapped[str] = mapped_column(Text)
     hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
-    # The machine as this run described it (null: runs stored before it was kept).
+    # The machine as this run described it (2d7e9b4a6c31 filled older runs' from their
+    # uploads; null only where rows are written directly, as the bench scripts do).
     hardware_info: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     environment: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     tags: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
