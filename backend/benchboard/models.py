@@ -67,6 +67,9 @@ class Hardware(Base):
     name: Mapped[str] = mapped_column(Text, unique=True)
     info: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
     created_at: Mapped[datetime] = _created_at()
+    # The token that last set the description, by name and id; null: never set by one.
+    updated_by: Mapped[str | None] = mapped_column(Text)
+    updated_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 class ApiToken(Base):
@@ -87,6 +90,8 @@ class ApiToken(Base):
     # Kept to the minute (tokens.service.touch): not a write per request.
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The token that revoked it; null: the CLI on the server (or not revoked).
+    revoked_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 DEFAULT_BRANCH = "main"
@@ -181,7 +186,8 @@ class Run(Base):
     # `git.branch`, else the suite's default branch when the run was uploaded.
     branch: Mapped[str] = mapped_column(Text)
     hardware_id: Mapped[int] = mapped_column(ForeignKey("hardware.id"))
-    # The machine as this run described it (null: runs stored before it was kept).
+    # The machine as this run described it (2d7e9b4a6c31 filled older runs' from their
+    # uploads; null only where rows are written directly, as the bench scripts do).
     hardware_info: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     environment: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
     tags: Mapped[dict[str, str]] = mapped_column(JSONB, server_default="{}")
@@ -435,8 +441,10 @@ class SeriesCuration(Base):
     kind: Mapped[str] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
     removed_by: Mapped[str | None] = mapped_column(Text)
+    removed_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
@@ -452,6 +460,8 @@ class NotificationTarget(Base):
     events: Mapped[list[str]] = mapped_column(JSONB)
     min_change: Mapped[float] = mapped_column(Double)
     created_at: Mapped[datetime] = _created_at()
+    # The token that last set it (its URL, events or threshold).
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 
 class NotificationDelivery(Base):
@@ -521,6 +531,23 @@ class Annotation(Base):
     token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
+    # The token that last edited it, by name and id; null: never edited since edits named it.
+    updated_by: Mapped[str | None] = mapped_column(Text)
+    updated_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
+
+
+class AnnotationDeletion(Base):
+    """The record of deleted annotations: who (the token's name and id), when, and the note
+    as it read (`AnnotationOut`), since the note itself is gone."""
+
+    __tablename__ = "annotation_deletion"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    annotation_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    annotation: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    deleted_by: Mapped[str] = mapped_column(Text)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
+    deleted_at: Mapped[datetime] = _created_at()
 
 
 class HistorySnapshot(Base):

@@ -323,3 +323,62 @@ def test_upgrade_strips_credentials_from_stored_git_urls(
             texts = list(bodies)
             assert not any("s3cret" in body for body in texts), texts
             assert any('"repo": "https://gitlab.example/g/app.git"' in body for body in texts)
+
+
+BEFORE_RUN_HARDWARE_BACKFILL = "3f9a1c7e5b20"
+
+
+def test_upgrade_gives_old_runs_the_hardware_their_upload_sent(
+    settings: Settings, scratch_engine: Engine
+) -> None:
+    """Runs stored while uploads were merged into the machine's description: each gets the
+    `hardware` its upload sent; an unreadable upload, the machine's; a newer run keeps its."""
+    sent = {
+        "11111111-1111-4111-8111-111111111111": b'{"suite": "s", "hardware": {"name": "m",'
+        b' "cpu": "EPYC 7763", "cores": 8, "os": null, "disk": "nvme"}}',
+        "22222222-2222-4222-8222-222222222222": b'{"suite": "s", "hardware": {"name": "m"}}',
+        "33333333-3333-4333-8333-333333333333": b"not json",
+    }
+    _migrate(settings, scratch_engine, "upgrade", BEFORE_SCOPED_TOKENS)
+    with scratch_engine.begin() as db:
+        db.execute(
+            text(
+                "INSERT INTO hardware (id, name, info)"
+                ' VALUES (1, \'m\', \'{"cpu": "merged", "cores": 16}\')'
+            )
+        )
+        db.execute(text("INSERT INTO suite (name) VALUES ('s')"))
+        for run_id, body in sent.items():
+            db.execute(
+                text(
+                    "INSERT INTO run (id, suite, started_at, branch, hardware_id, result_count,"
+                    " upload_body, upload_sha256) VALUES (:id, 's', now(), 'main', 1, 0, :body,"
+                    " '')"
+                ),
+                {"id": run_id, "body": body},
+            )
+    _migrate(settings, scratch_engine, "upgrade", BEFORE_RUN_HARDWARE_BACKFILL)
+    newer = "44444444-4444-4444-8444-444444444444"
+    with scratch_engine.begin() as db:
+        db.execute(
+            text(
+                "INSERT INTO run (id, suite, started_at, branch, hardware_id, hardware_info,"
+                " result_count, upload_body, upload_sha256) VALUES (:id, 's', now(), 'main', 1,"
+                " '{\"cpu\": \"its own\"}', 0, '', '')"
+            ),
+            {"id": newer},
+        )
+    _migrate(settings, scratch_engine, "upgrade", "head")
+    expected = {
+        "11111111-1111-4111-8111-111111111111": {"cpu": "EPYC 7763", "cores": 8, "disk": "nvme"},
+        "22222222-2222-4222-8222-222222222222": {},
+        "33333333-3333-4333-8333-333333333333": {"cpu": "merged", "cores": 16},
+        newer: {"cpu": "its own"},
+    }
+    with scratch_engine.connect() as db:
+        kept = dict(db.execute(text("SELECT id::text, hardware_info FROM run")).tuples().all())
+        assert kept == expected
+    _migrate(settings, scratch_engine, "downgrade", BEFORE_RUN_HARDWARE_BACKFILL)
+    with scratch_engine.connect() as db:
+        kept = dict(db.execute(text("SELECT id::text, hardware_info FROM run")).tuples().all())
+        assert kept == expected

@@ -1,6 +1,6 @@
 // Every page, scanned by axe-core at the desktop and the phone width: a serious or critical
-// violation fails. The pages read the seed studies, plus one detected step for a regression's page;
-// each page is opened once and scanned at both widths, and its disclosures (forms, chart tables)
+// violation fails. The pages read the seed studies, plus one detected step for a regression's page,
+// its alert group's page and its history with a maintainer's curation panel; each page is opened once and scanned at both widths, and its disclosures (forms, chart tables)
 // are opened first so what they hide is scanned too. Also: moving between pages by keyboard.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -90,7 +90,7 @@ test.describe("accessibility scan at 1400 and 390 px", () => {
     });
   }
 
-  test("history, compare and a regression's page, with data: no serious or critical violation", async ({
+  test("history, compare, a regression's and an alert group's page, with data: no serious or critical violation", async ({
     page,
     service,
   }) => {
@@ -103,6 +103,22 @@ test.describe("accessibility scan at 1400 and 390 px", () => {
     await compare.click();
     await expect(column(page, "change").first()).toBeVisible();
     await expectAccessible(page, "compare runs");
+
+    // The group of the step's commit: its page lists the change with the group's triage form.
+    await page.goto(`/regressions/groups/${regression.group_id}`);
+    await expect(page.locator(`li[data-group="${regression.group_id}"] li[data-regression]`)).toHaveCount(1);
+    await expectAccessible(page, "an alert group");
+
+    // The step's history as a maintainer sees it: the curation panel, with a mark on record.
+    await page.goto(`/history?series=${regression.series.id}`);
+    await page.locator(".annotation-form summary").click();
+    await page.getByLabel("Maintainer token").fill(service.maintainToken);
+    await page.getByRole("button", { name: "Use token" }).click();
+    const panel = page.getByRole("region", { name: `Baseline curation of series ${regression.series.id}` });
+    await panel.getByLabel("Run").selectOption({ index: 3 });
+    await panel.getByRole("button", { name: "Mark as outlier" }).click();
+    await expect(panel.locator("li[data-outlier-run]")).toHaveCount(1);
+    await expectAccessible(page, "history with the curation panel");
 
     const { items } = await service.get<SeriesList>(`/api/v1/series?suite=fio-sync-vs-async&limit=3`);
     await page.goto(`/history?${items.map((s) => `series=${s.id}`).join("&")}`);

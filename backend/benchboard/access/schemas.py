@@ -32,6 +32,9 @@ class TokenOut(BaseModel):
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+    revoked_by: int | None = Field(
+        default=None, description="the id of the token that revoked it; null: the CLI"
+    )
 
 
 class TokenCreated(TokenOut):

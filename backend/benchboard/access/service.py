@@ -42,4 +42,4 @@ def revoke_managed(session: Session, token_id: int, *, actor: Principal) -> None
     token = session.scalar(select(ApiToken).where(ApiToken.id == token_id).with_for_update())
     if token is None or not _manages(actor, token):
         raise NotFound(f"no token {token_id}")
-    revoke(session, token)
+    revoke(session, token, by=actor.token_id)

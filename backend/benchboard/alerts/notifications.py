@@ -16,6 +16,7 @@ from benchboard.alerts.schemas import (
 )
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import NotificationTarget, Suite
+from benchboard.tokens.service import Principal
 
 
 def get_notifications(session: Session, suite: str) -> NotificationSettingsOut:
@@ -36,7 +37,7 @@ def get_notifications(session: Session, suite: str) -> NotificationSettingsOut:
 
 
 def set_notifications(
-    session: Session, suite: str, settings: NotificationSettings
+    session: Session, suite: str, settings: NotificationSettings, *, actor: Principal
 ) -> NotificationSettingsOut:
     """Replace the suite's targets. A target kept with the same URL keeps its outbox (its
     messages pending and sent); one left out is dropped with its pending messages."""
@@ -66,6 +67,7 @@ def set_notifications(
         row = existing.get(url) or NotificationTarget(suite=suite, url=url)
         row.events = sorted(set(target.events))
         row.min_change = target.min_change
+        row.token_id = actor.token_id
         session.add(row)
     session.flush()
     return get_notifications(session, suite)

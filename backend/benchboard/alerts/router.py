@@ -113,7 +113,7 @@ def set_suite_notifications(
     """Replace the suite's notification targets (Apprise URLs): one message per alert
     group and target, sent by the workers."""
     token.require_suite(suite)
-    return notifications.set_notifications(session, suite, settings)
+    return notifications.set_notifications(session, suite, settings, actor=token)
 
 
 @router.get(

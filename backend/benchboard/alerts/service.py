@@ -211,6 +211,7 @@ def move_change(
             RegressionEvent(
                 regression_id=regression_id,
                 actor=actor.name,
+                token_id=actor.token_id,
                 changes=event.model_dump(mode="json", exclude_unset=True),
             )
         )

@@ -53,6 +53,12 @@ class AnnotationOut(BaseModel):
     created_by_token: int | None = Field(description="the id of the token that wrote it")
     created_at: datetime
     updated_at: datetime
+    updated_by: str | None = Field(
+        default=None, description="the name of the token that last edited it; null: never edited"
+    )
+    updated_by_token: int | None = Field(
+        default=None, description="the id of the token that last edited it"
+    )
 
 
 class AnnotationList(BaseModel):

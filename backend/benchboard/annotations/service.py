@@ -1,5 +1,6 @@
 """Annotations: create, list (what applies to a series), edit, delete."""
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,7 +14,7 @@ from benchboard.annotations.schemas import (
     AnnotationOut,
 )
 from benchboard.errors import FieldError, NotFound, ValidationFailed
-from benchboard.models import Annotation, Hardware, Run, Series
+from benchboard.models import Annotation, AnnotationDeletion, Hardware, Run, Series
 from benchboard.tokens.service import Principal
 from benchboard.tokens.visibility import Viewer
 
@@ -37,6 +38,8 @@ def _out(annotation: Annotation, hardware_name: str | None) -> AnnotationOut:
         created_by_token=annotation.token_id,
         created_at=annotation.created_at,
         updated_at=annotation.updated_at,
+        updated_by=annotation.updated_by,
+        updated_by_token=annotation.updated_token_id,
     )
 
 
@@ -150,11 +153,30 @@ def edit_annotation(
             raise _missing(field, "may not be null")
         setattr(annotation, field, value)
     annotation.updated_at = datetime.now(UTC)
+    annotation.updated_by = actor.name
+    annotation.updated_token_id = actor.token_id
     session.flush()
     return get_annotation(session, annotation_id)
 
 
 def delete_annotation(session: Session, annotation_id: int, *, actor: Principal) -> None:
     annotation = _annotation_to_change(session, annotation_id, actor)
+    record_deletions(session, [annotation_id], deleted_by=actor.name, token_id=actor.token_id)
     session.delete(annotation)
     session.flush()
+
+
+def record_deletions(
+    session: Session, annotation_ids: Iterable[int], *, deleted_by: str, token_id: int | None
+) -> None:
+    """Before these notes are deleted: a record of each as it reads, and of who deleted it."""
+    rows = session.execute(_query().where(Annotation.id.in_(list(annotation_ids))))
+    session.add_all(
+        AnnotationDeletion(
+            annotation_id=row.Annotation.id,
+            annotation=_out(row.Annotation, row.hardware_name).model_dump(mode="json"),
+            deleted_by=deleted_by,
+            token_id=token_id,
+        )
+        for row in rows
+    )

@@ -19,8 +19,12 @@ class CurationOut(BaseModel):
     kind: CurationKind
     note: str | None
     created_by: str
+    token_id: int | None = Field(default=None, description="the id of the token that set it")
     created_at: datetime
     removed_by: str | None
+    removed_token_id: int | None = Field(
+        default=None, description="the id of the token that undid it"
+    )
     removed_at: datetime | None
 
 

@@ -68,7 +68,12 @@ def mark(
     if already is None:
         session.add(
             SeriesCuration(
-                series_id=series_id, run_id=run_id, kind=kind, note=note, created_by=actor.name
+                series_id=series_id,
+                run_id=run_id,
+                kind=kind,
+                note=note,
+                created_by=actor.name,
+                token_id=actor.token_id,
             )
         )
         session.flush()
@@ -111,9 +116,9 @@ def _remove(
     if keep is not None:
         statement = statement.where(SeriesCuration.run_id != keep)
     removed = session.execute(
-        statement.values(removed_by=actor.name, removed_at=datetime.now(UTC)).returning(
-            SeriesCuration.id
-        )
+        statement.values(
+            removed_by=actor.name, removed_token_id=actor.token_id, removed_at=datetime.now(UTC)
+        ).returning(SeriesCuration.id)
     ).all()
     return len(removed)
 

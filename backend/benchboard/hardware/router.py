@@ -24,4 +24,4 @@ def update_hardware(
     change it; each run keeps the description it was sent. A machine spans suites: the
     token must act on every suite."""
     token.require_every_suite("a machine's description")
-    return service.update_hardware(session, name, description)
+    return service.update_hardware(session, name, description, actor=token)

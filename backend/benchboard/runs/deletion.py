@@ -13,8 +13,10 @@ import uuid
 from sqlalchemy import delete, exists, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from benchboard.annotations.service import record_deletions
 from benchboard.errors import Conflict, NotFound
 from benchboard.models import (
+    Annotation,
     DetectionQueue,
     Finding,
     Hardware,
@@ -60,7 +62,9 @@ def delete_run(
     _retract_regressions(session, run_id, deleted_by=deleted_by, deleter=deleter)
     # Its regressions and annotations keep their rows: run_id goes null (ON DELETE SET NULL).
     session.execute(delete(Run).where(Run.id == run_id))
-    emptied = _delete_empty_series(session, touched)
+    emptied = _delete_empty_series(
+        session, touched, deleted_by=deleted_by, token_id=deleter.token_id if deleter else None
+    )
     uncount_run(
         session,
         suite=run.suite,
@@ -114,8 +118,11 @@ def _refuse_if_pinned(session: Session, run_id: uuid.UUID) -> None:
         )
 
 
-def _delete_empty_series(session: Session, series_ids: set[int]) -> set[int]:
-    """Of these series, delete those with no result left; their ids."""
+def _delete_empty_series(
+    session: Session, series_ids: set[int], *, deleted_by: str, token_id: int | None
+) -> set[int]:
+    """Of these series, delete those with no result left; their ids. Their notes go with
+    them (ON DELETE CASCADE), each leaving a record of who deleted it."""
     if not series_ids:
         return set()
     has_result = exists().where(Result.series_id == Series.id)
@@ -125,6 +132,8 @@ def _delete_empty_series(session: Session, series_ids: set[int]) -> set[int]:
         )
     )
     if empty:
+        notes = session.scalars(select(Annotation.id).where(Annotation.series_id.in_(empty)))
+        record_deletions(session, notes, deleted_by=deleted_by, token_id=token_id)
         session.execute(delete(DetectionQueue).where(DetectionQueue.series_id.in_(empty)))
         session.execute(delete(Series).where(Series.id.in_(empty)))
     return empty

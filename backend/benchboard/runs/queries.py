@@ -103,7 +103,7 @@ def get_run_summary(session: Session, run_id: uuid.UUID) -> RunSummary:
 def get_run(session: Session, run_id: uuid.UUID) -> RunDetail:
     run, hardware_name = _run_row(session, run_id)
     hardware_info = run.hardware_info
-    if hardware_info is None:  # stored before runs kept their own: the machine's
+    if hardware_info is None:  # a row written directly (bench scripts): the machine's
         hardware_info = session.scalar(select(Hardware.info).where(Hardware.id == run.hardware_id))
     results = session.execute(
         select(Result, Series, func.coalesce(func.cardinality(Result.samples), 0))

@@ -120,9 +120,11 @@ def list_tokens(session: Session) -> list[ApiToken]:
     return list(session.scalars(select(ApiToken).order_by(ApiToken.created_at, ApiToken.id)))
 
 
-def revoke(session: Session, token: ApiToken) -> None:
+def revoke(session: Session, token: ApiToken, *, by: int | None) -> None:
+    """`by`: the id of the token revoking it; None: the CLI on the server."""
     if token.revoked_at is None:
         token.revoked_at = datetime.now(UTC)
+        token.revoked_by = by
         session.flush()
 
 
@@ -130,7 +132,7 @@ def revoke_token(session: Session, *, name: str) -> None:
     token = session.scalar(select(ApiToken).where(ApiToken.name == name))
     if token is None:
         raise NotFound(f"no token named {name!r}")
-    revoke(session, token)
+    revoke(session, token, by=None)
 
 
 def authenticate(session: Session, secret: str) -> Principal | None:

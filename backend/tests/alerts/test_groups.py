@@ -127,6 +127,11 @@ def test_a_change_set_apart_leaves_the_group_and_can_join_it_again(
         [group["id"], own],
         [own, group["id"]],
     ]
+    # Who moved it: the token's id beside its name, as for every triage.
+    assert [(e["actor"], e["token_id"] is not None) for e in events[-2:]] == [
+        ("test-maintain", True),
+        ("test-maintain", True),
+    ]
     wrong = client.put(url, json={"group_id": 999999}, headers=bearer(maintain_token))
     assert (wrong.status_code, wrong.json()["fields"][0]["path"]) == (422, "group_id")
 

@@ -11,10 +11,10 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope
 from aiosmtpd.smtp import Session as SmtpSession
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from benchboard.models import NotificationDelivery
+from benchboard.models import ApiToken, NotificationDelivery, NotificationTarget
 from benchboard.pipeline.notifications import send_due_notifications
 from tests.alerts.commit_history import STEP_AT, commit, upload_commits
 from tests.history_builder import check_queued
@@ -154,7 +154,11 @@ def test_a_failed_message_is_retried_after_its_backoff(
 
 
 def test_secrets_in_target_urls_are_never_shown(
-    client: TestClient, auth: dict[str, str], maintain_token: str, receiver: Receiver
+    client: TestClient,
+    auth: dict[str, str],
+    maintain_token: str,
+    receiver: Receiver,
+    session: Session,
 ) -> None:
     upload_commits(client, auth, machine="machine-a", check=False)
     secret = "hunter2hunter2"
@@ -169,6 +173,10 @@ def test_secrets_in_target_urls_are_never_shown(
     assert secret not in got.text
     assert secret not in put.text
     assert [t["url"].split("://")[0] for t in got.json()["targets"]] == ["json", "slack"]
+    # Who set them: the token's id (the URLs' secrets are the only other record).
+    maintainer = session.scalar(select(ApiToken.id).where(ApiToken.name == "test-maintain"))
+    setters = session.scalars(select(NotificationTarget.token_id)).all()
+    assert setters == [maintainer, maintainer]
 
 
 def test_bad_targets_are_422_naming_the_field_and_need_a_maintain_token(

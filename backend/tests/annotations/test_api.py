@@ -4,7 +4,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
+from benchboard.models import AnnotationDeletion, ApiToken
+from benchboard.tokens.service import create_token
 from tests.history_builder import NOISY_LEVEL, upload_history
 
 
@@ -87,3 +91,32 @@ def test_edit_and_delete(client: TestClient, series_id: int, maintain_token: str
     assert client.delete(f"/api/v1/annotations/{created['id']}", headers=headers).status_code == 204
     assert client.get("/api/v1/annotations", params={"series_id": series_id}).json()["items"] == []
     assert client.delete(f"/api/v1/annotations/{created['id']}", headers=headers).status_code == 404
+
+
+def test_edit_and_delete_name_the_token_that_made_them(
+    client: TestClient, series_id: int, maintain_token: str, session: Session
+) -> None:
+    """The writer stays the creator; the editor is named beside it; the deletion leaves a
+    record of the note and of who deleted it."""
+    lead = {"Authorization": f"Bearer {create_token(session, name='lead', scope='maintain')}"}
+    session.commit()
+    lead_id = session.scalar(select(ApiToken.id).where(ApiToken.name == "lead"))
+    note = {"text": "draft", "series_id": series_id, "at": "2025-01-02T00:00:00Z"}
+    created = _post(client, note, maintain_token).json()
+    assert (created["updated_by"], created["updated_by_token"]) == (None, None)
+    url = f"/api/v1/annotations/{created['id']}"
+    edited = client.patch(url, json={"text": "final"}, headers=lead).json()
+    who = ("created_by", "created_by_token", "updated_by", "updated_by_token")
+    expected = ("test-maintain", created["created_by_token"], "lead", lead_id)
+    assert tuple(edited[key] for key in who) == expected
+    (listed,) = client.get("/api/v1/annotations", params={"series_id": series_id}).json()["items"]
+    assert tuple(listed[key] for key in who) == expected
+
+    assert client.delete(url, headers=lead).status_code == 204
+    record = session.scalars(select(AnnotationDeletion)).one()
+    assert (record.annotation_id, record.deleted_by, record.token_id) == (
+        created["id"],
+        "lead",
+        lead_id,
+    )
+    assert record.annotation == listed

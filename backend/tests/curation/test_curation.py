@@ -56,6 +56,9 @@ def test_outliers_are_left_out_of_detection_until_restored(
         "test-maintain",
         "test-maintain",
     )
+    # Who set it and who undid it: the token's id beside its name.
+    assert first["token_id"] is not None
+    assert first["removed_token_id"] == first["token_id"]
 
 
 def test_a_baseline_reset_starts_detection_at_its_run_and_can_be_undone(

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from benchboard.config import Settings
 from benchboard.main import create_app
 from benchboard.models import (
+    AnnotationDeletion,
     ApiToken,
     DetectionQueue,
     Regression,
@@ -49,6 +50,10 @@ def test_delete_removes_the_run_and_its_results_and_logs_it(
     body = run(results=[result(), result(benchmark="typo-bench")])
     mistaken = _upload(client, auth, body)
     session.execute(DetectionQueue.__table__.delete())
+    typo = session.scalar(select(Series.id).where(Series.benchmark == "typo-bench"))
+    note = {"text": "typo", "series_id": typo, "at": "2025-03-01T00:00:00Z"}
+    admin = {"Authorization": f"Bearer {admin_token}"}
+    assert client.post("/api/v1/annotations", json=note, headers=admin).status_code == 201
 
     response = _delete(client, mistaken, admin_token)
 
@@ -75,6 +80,10 @@ def test_delete_removes_the_run_and_its_results_and_logs_it(
     assert entry.deleted_by == "test-admin"
     assert entry.token_id is not None
     assert entry.hardware == "test-machine"
+    # The note on the emptied series went with it, and left a record of who deleted it.
+    record = session.scalars(select(AnnotationDeletion)).one()
+    assert (record.annotation["text"], record.deleted_by) == ("typo", "test-admin")
+    assert record.token_id == entry.token_id
     assert b"typo-bench" in entry.upload_body
     # When: the deleting transaction's time (here the test's, which began moments ago).
     assert datetime.now(UTC) - timedelta(minutes=5) < entry.deleted_at <= datetime.now(UTC)

@@ -2,8 +2,10 @@
 or the machine that other uploads share."""
 
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from benchboard.models import ApiToken, Hardware
 from benchboard.tokens.service import create_token
 from tests.builders import run
 
@@ -59,6 +61,10 @@ def test_only_a_maintainer_for_every_suite_sets_a_machines_description(
     answer = client.put(path, json=described, headers=bearer(maintain_token))
     assert answer.status_code == 200, answer.text
     assert _machine(client) == described
+    session.expire_all()
+    machine = session.scalars(select(Hardware).where(Hardware.name == "box")).one()
+    maintainer = session.scalars(select(ApiToken).where(ApiToken.name == "test-maintain")).one()
+    assert (machine.updated_by, machine.updated_token_id) == ("test-maintain", maintainer.id)
     assert client.get(f"/api/v1/runs/{first}").json()["hardware"]["info"] == {"cpu": "EPYC 7763"}
     bad = client.put(path, json={"cores": "many", "x": [1]}, headers=bearer(maintain_token))
     assert bad.status_code == 422

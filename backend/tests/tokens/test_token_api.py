@@ -55,6 +55,11 @@ def test_revoked_token_gets_401_on_its_next_request(client: TestClient, admin_to
     revoked = client.delete(f"/api/v1/tokens/{made['id']}", headers=bearer(admin_token))
     assert revoked.status_code == 204
     assert client.get("/api/v1/suites", headers=headers).status_code == 401
+    listed = {
+        t["name"]: t
+        for t in client.get("/api/v1/tokens", headers=bearer(admin_token)).json()["items"]
+    }
+    assert listed["reader"]["revoked_by"] == listed["test-admin"]["id"]  # who revoked it
     upload = make(client, admin_token, name="runner", scope="upload").json()
     client.delete(f"/api/v1/tokens/{upload['id']}", headers=bearer(admin_token))
     refused = client.post("/api/v1/runs", json=run(), headers=bearer(upload["token"]))

@@ -1161,6 +1161,16 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+            /**
+             * Updated By
+             * @description the name of the token that last edited it; null: never edited
+             */
+            updated_by?: string | null;
+            /**
+             * Updated By Token
+             * @description the id of the token that last edited it
+             */
+            updated_by_token?: number | null;
         };
         /**
          * BaselineComparison
@@ -1422,10 +1432,20 @@ export interface components {
             /** Removed By */
             removed_by: string | null;
             /**
+             * Removed Token Id
+             * @description the id of the token that undid it
+             */
+            removed_token_id?: number | null;
+            /**
              * Run Id
              * Format: uuid
              */
             run_id: string;
+            /**
+             * Token Id
+             * @description the id of the token that set it
+             */
+            token_id?: number | null;
         };
         /**
          * DetectedEvent
@@ -3050,6 +3070,11 @@ export interface components {
             /** Revoked At */
             revoked_at: string | null;
             /**
+             * Revoked By
+             * @description the id of the token that revoked it; null: the CLI
+             */
+            revoked_by?: number | null;
+            /**
              * Scope
              * @enum {string}
              */
@@ -3100,6 +3125,11 @@ export interface components {
             name: string;
             /** Revoked At */
             revoked_at: string | null;
+            /**
+             * Revoked By
+             * @description the id of the token that revoked it; null: the CLI
+             */
+            revoked_by?: number | null;
             /**
              * Scope
              * @enum {string}

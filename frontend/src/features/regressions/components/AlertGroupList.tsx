@@ -42,7 +42,8 @@ function GroupItem({ group, open }: { group: AlertGroup; open: boolean }) {
           <span className="group-statuses">{statuses}</span>
           <span className="group-worst">
             {" "}
-            · largest: <ChangeSummary change={group.worst} /> <SeriesIdentity series={group.worst.series} />
+            · largest: <ChangeSummary change={group.worst} />{" "}
+            <SeriesIdentity series={group.worst.series} linked={false} />
           </span>
         </summary>
         <p>

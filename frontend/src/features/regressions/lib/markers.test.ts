@@ -41,6 +41,13 @@ describe("buildChartNotes", () => {
     expect(note?.status).toBeUndefined();
   });
 
+  it("names an annotation's editor beside its author, unless they are the same", () => {
+    const [edited] = buildChartNotes([], [{ ...annotation, updated_by: "lead" }]);
+    expect(edited?.by).toBe("ops, edited by lead");
+    const [own] = buildChartNotes([], [{ ...annotation, updated_by: "ops" }]);
+    expect(own?.by).toBe("ops");
+  });
+
   it("keeps each regression and annotation once, in time order", () => {
     const notes = buildChartNotes([regression, regression], [annotation, annotation]);
     expect(notes.map((n) => n.key)).toEqual(["annotation-4", "regression-1"]);

@@ -8,7 +8,7 @@ export interface ChartNote extends Marker {
   key: string;
   time: string;
   status?: RegressionStatus;
-  /** Who said it: the annotation's author; none for a detected change. */
+  /** Who said it: the annotation's author, and its last editor; none for a detected change. */
   by?: string;
   /** The detected change, for a link to its triage. */
   regressionId?: number;
@@ -19,7 +19,7 @@ type RegressionLike = Pick<
   "id" | "started_at" | "direction" | "relative_change" | "status" | "note"
 > & { series: Pick<Regression["series"], "id" | "base_unit" | "direction"> };
 
-type AnnotationLike = Pick<Annotation, "id" | "at" | "text" | "created_by">;
+type AnnotationLike = Pick<Annotation, "id" | "at" | "text" | "created_by" | "updated_by">;
 
 export interface MarkerOptions {
   /** Name the series in each change's label, for charts with more than one series. */
@@ -54,7 +54,10 @@ export function buildChartNotes(
       time: a.at,
       label: a.text,
       kind: "annotation",
-      by: a.created_by,
+      by:
+        a.updated_by && a.updated_by !== a.created_by
+          ? `${a.created_by}, edited by ${a.updated_by}`
+          : a.created_by,
     });
   }
   return [...notes.values()].sort(
