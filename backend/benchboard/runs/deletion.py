@@ -4,8 +4,9 @@ The record stays: changes detected on the run are retracted with their audit tra
 and notes pinned to it stay at its time.
 
 Series left with no result (a mistaken benchmark name, say) go too, with their queue
-rows; the rest are re-checked, so a change that rested on the deleted run is retracted
-or moved by the detector, as it would be for any new history.
+rows, unless a change was ever detected on them; the rest are re-checked, so a change
+that rested on the deleted run is retracted or moved by the detector, as it would be for
+any new history.
 """
 
 import uuid
@@ -121,14 +122,19 @@ def _refuse_if_pinned(session: Session, run_id: uuid.UUID) -> None:
 def _delete_empty_series(
     session: Session, series_ids: set[int], *, deleted_by: str, token_id: int | None
 ) -> set[int]:
-    """Of these series, delete those with no result left; their ids. Their notes go with
-    them (ON DELETE CASCADE), each leaving a record of who deleted it."""
+    """Of these series, delete those with no result left and no change on record; their
+    ids. Their notes go with them (ON DELETE CASCADE), each leaving a record of who
+    deleted it. A series that ever had a change stays, empty, so its (retracted) changes
+    keep their triage and trail."""
     if not series_ids:
         return set()
     has_result = exists().where(Result.series_id == Series.id)
+    has_change = exists().where(Regression.series_id == Series.id)
     empty = set(
         session.scalars(
-            select(Series.id).where(Series.id.in_(series_ids), ~has_result).with_for_update()
+            select(Series.id)
+            .where(Series.id.in_(series_ids), ~has_result, ~has_change)
+            .with_for_update()
         )
     )
     if empty:

@@ -249,3 +249,29 @@ def test_deleting_a_run_keeps_its_triaged_change_its_trail_and_its_notes(
     assert (str(entry.run_id), entry.deleted_by) == (change["run_id"], "test-admin")
     assert entry.token_id == trail[-1].token_id
     assert run_ids  # the rest of the history stays
+
+
+def test_deleting_every_run_of_a_series_keeps_its_triaged_change(
+    client: TestClient, auth: dict[str, str], admin_token: str, session: Session
+) -> None:
+    """Emptied by deletions, a series with a change on record stays (empty), so the change
+    keeps its triage and trail; a series that never had one goes."""
+    run_ids = upload_history(client, auth, STEPPED)
+    (change,) = client.get("/api/v1/regressions").json()["items"]
+    lead = {"Authorization": f"Bearer {create_token(session, name='lead', scope='maintain')}"}
+    session.commit()
+    triage = {"status": "acknowledged", "note": "expected: new allocator"}
+    answer = client.patch(f"/api/v1/regressions/{change['id']}", json=triage, headers=lead)
+    assert answer.status_code == 200
+    stray = _upload(client, auth, run(suite="deletion-stray", results=[result(benchmark="typo")]))
+
+    for run_id in [*run_ids, stray]:
+        assert _delete(client, run_id, admin_token).status_code == 200
+
+    session.expire_all()
+    stored = session.get_one(Regression, change["id"])
+    assert (stored.status, stored.note) == ("acknowledged", "expected: new allocator")
+    assert stored.retracted_at is not None
+    assert session.get(Series, change["series"]["id"]) is not None
+    assert _count(session, RegressionEvent, RegressionEvent.regression_id == change["id"]) >= 3
+    assert _count(session, Series, Series.suite == "deletion-stray") == 0
