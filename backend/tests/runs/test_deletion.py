@@ -275,3 +275,11 @@ def test_deleting_every_run_of_a_series_keeps_its_triaged_change(
     assert session.get(Series, change["series"]["id"]) is not None
     assert _count(session, RegressionEvent, RegressionEvent.regression_id == change["id"]) >= 3
     assert _count(session, Series, Series.suite == "deletion-stray") == 0
+    series_id = change["series"]["id"]
+    for read in (
+        f"/api/v1/series/{series_id}/history",
+        f"/api/v1/series?suite={change['series']['suite']}",
+        f"/api/v1/facets?suite={change['series']['suite']}",
+        f"/api/v1/alert-groups?suite={change['series']['suite']}",
+    ):
+        assert client.get(read).status_code == 200, read
