@@ -413,8 +413,8 @@ class AlertGroup(Base):
 
 class SeriesCuration(Base):
     """A maintainer's curation of a series' baseline, audited and reversible: a run's
-    result marked an outlier (left out of detection), or the baseline reset at a run
-    (detection starts there). Undoing one sets `removed_*`; the row stays as the record."""
+    result marked an outlier (left out of detection and verdicts), or the baseline reset
+    at a run (detection starts there). Undoing one sets `removed_*`; the row stays as the record."""
 
     __tablename__ = "series_curation"
     __table_args__ = (
