@@ -245,3 +245,41 @@ def test_bad_targets_are_422_naming_the_field_and_need_a_maintain_token(
         headers=bearer(maintain_token),
     )
     assert missing.status_code == 404
+
+
+def test_a_target_kept_by_its_id_keeps_its_secret_url(
+    client: TestClient, auth: dict[str, str], maintain_token: str, receiver: Receiver
+) -> None:
+    upload_commits(client, auth, machine="machine-a", check=False)
+    secret = "hunter2hunter2"
+    first = set_targets(client, maintain_token, [{"url": json_url(receiver, secret)}]).json()
+    (kept,) = first["targets"]
+    # A reader sees the URL masked: it sends the id back to keep it, changing the rest.
+    again = set_targets(
+        client,
+        maintain_token,
+        [
+            {"id": kept["id"], "events": ["improvement", "regression"], "min_change": 0.1},
+            {"url": "json://127.0.0.1:9/other"},
+        ],
+    )
+    assert again.status_code == 200, again.text
+    same, added = again.json()["targets"]
+    assert (same["id"], same["url"], same["min_change"]) == (kept["id"], kept["url"], 0.1)
+    assert added["url"].startswith("json://")
+    check_queued(client)
+    send_due(client)
+    (posted,) = receiver.bodies  # sent with the secret URL the id kept
+    assert "50 regressions" in posted["title"]
+    unknown = set_targets(client, maintain_token, [{"id": kept["id"] + 1000}])
+    assert (unknown.status_code, unknown.json()["fields"][0]["path"]) == (422, "targets[0].id")
+    both = set_targets(client, maintain_token, [{"id": kept["id"], "url": json_url(receiver)}])
+    assert both.status_code == 422
+    assert (
+        len(
+            client.get(
+                f"/api/v1/suites/{SUITE}/notifications", headers=bearer(maintain_token)
+            ).json()["targets"]
+        )
+        == 2
+    )
