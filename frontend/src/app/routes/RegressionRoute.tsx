@@ -7,6 +7,7 @@ import { ChangeContext } from "../../features/regressions/components/ChangeConte
 import { ChangeEvidence } from "../../features/regressions/components/ChangeEvidence";
 import { ChangePending } from "../../features/regressions/components/ChangePending";
 import { ChangeSummary } from "../../features/regressions/components/ChangeSummary";
+import { GroupMoveForm } from "../../features/regressions/components/GroupMoveForm";
 import { LinkList } from "../../features/regressions/components/LinkList";
 import { SeriesIdentity } from "../../features/regressions/components/SeriesIdentity";
 import { StatusBadge } from "../../features/regressions/components/StatusBadge";
@@ -50,6 +51,7 @@ export function RegressionRoute() {
             </div>
             <ChangeContext regression={r} />
             <TriageForm regression={r} />
+            <GroupMoveForm regression={r} />
             <AuditTrail regressionId={r.id} />
           </>
         )}
