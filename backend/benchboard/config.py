@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     public_url: str = "http://localhost:8000"
     # First retry of a failed webhook delivery, doubling each time (at most an hour).
     webhook_retry_s: float = 10.0
+    # An alert group's message waits this long after its first change, so the commit's
+    # runs on other machines join it; a later one gets a follow-up (pipeline/notifications).
+    notification_settle_s: float = Field(default=600.0, ge=0)
     # Change detection: worker processes `serve` starts beside the API (0: none, run
     # `benchboard worker` elsewhere), series per claimed batch, and how long a claim of
     # a worker that is still connected but stuck is honoured.

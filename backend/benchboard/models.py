@@ -419,8 +419,8 @@ class AlertGroup(Base):
 
 class SeriesCuration(Base):
     """A maintainer's curation of a series' baseline, audited and reversible: a run's
-    result marked an outlier (left out of detection), or the baseline reset at a run
-    (detection starts there). Undoing one sets `removed_*`; the row stays as the record."""
+    result marked an outlier (left out of detection and verdicts), or the baseline reset
+    at a run (detection starts there). Undoing one sets `removed_*`; the row stays as the record."""
 
     __tablename__ = "series_curation"
     __table_args__ = (
@@ -465,12 +465,20 @@ class NotificationTarget(Base):
 
 
 class NotificationDelivery(Base):
-    """The notification outbox: one message per alert group and target (unique, so never
-    two), written by the check that announces the group, sent and retried by workers."""
+    """The notification outbox: messages per alert group and target, written by the check
+    that announces changes of the group, sent and retried by workers. At most one pending
+    per target and group; `announced` keeps the changes a sent message named, so a
+    follow-up names only those that joined after it."""
 
     __tablename__ = "notification_delivery"
     __table_args__ = (
-        UniqueConstraint("target_id", "group_id", name="uq_notification_delivery_target_id"),
+        Index(
+            "uq_notification_delivery_pending",
+            "target_id",
+            "group_id",
+            unique=True,
+            postgresql_where="delivered_at IS NULL AND gave_up_at IS NULL",
+        ),
         Index(
             "ix_notification_delivery_due",
             "next_attempt_at",
@@ -490,6 +498,8 @@ class NotificationDelivery(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     gave_up_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The changes (regression ids) the message named, set when it is sent.
+    announced: Mapped[list[int] | None] = mapped_column(ARRAY(BigInteger))
 
 
 class RegressionEvent(Base):

@@ -75,6 +75,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Promise<void> 
     ready: (page) => expect(page.getByRole("heading", { name: "API tokens", level: 1 })).toBeVisible(),
   },
   {
+    name: "notifications",
+    path: "/suites/dart-async-file-writes/notifications",
+    ready: (page) => expect(page.getByRole("heading", { name: /^Notifications/, level: 1 })).toBeVisible(),
+  },
+  {
     name: "not found",
     path: "/no-such-page",
     ready: (page) => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible(),

@@ -1,7 +1,7 @@
 // Alert groups end to end: a commit that slows five of six series is one group on the Regressions
 // page, opened to its changes and triaged in one step by a maintainer in the browser.
 import type { Page } from "@playwright/test";
-import type { AlertGroup, AlertGroupDetail, AlertGroupPage } from "../src/api/types";
+import type { AlertGroup, AlertGroupDetail, AlertGroupPage, NotificationSettingsOut } from "../src/api/types";
 import { expect, type Service, screenshots, test, type UploadBody, uniqueSuite } from "./fixtures";
 
 const DAY = 86_400_000;
@@ -89,5 +89,72 @@ test.describe("alert groups", () => {
     expect(saved.by_status).toEqual({ acknowledged: 5 });
     expect(saved.members.map((m) => m.note)).toEqual(Array(5).fill("The new allocator; tracked upstream."));
     await screenshots(page, "alert-group-triage");
+  });
+});
+
+test.describe("maintaining groups and notifications", () => {
+  test("a maintainer sets a change apart, then moves it back to its group", async ({ page, service }) => {
+    const group = await detectedGroup(service);
+    const member = (await service.get<AlertGroupDetail>(`/api/v1/alert-groups/${group.id}`)).members[0];
+    if (!member) throw new Error("the group has no change");
+    await page.goto(`/regressions/${member.id}`);
+    const section = page.getByRole("region", { name: "Alert group" });
+    await expect(section.getByRole("link", { name: `alert group ${group.id}` })).toBeVisible();
+    await pasteToken(page, service.maintainToken);
+    await section.getByLabel("Move to").selectOption({ label: "A group of its own (a different cause)" });
+    await section.getByRole("button", { name: "Move the change" }).click();
+    await expect(section.getByRole("status").filter({ hasText: "Moved." })).toBeVisible();
+    await expect(section.getByRole("link", { name: `alert group ${group.id}` })).toHaveCount(0);
+    expect((await service.get<AlertGroupDetail>(`/api/v1/alert-groups/${group.id}`)).changes).toBe(4);
+    await screenshots(page, "change-group-move");
+    await section
+      .getByLabel("Move to")
+      .selectOption({ label: `Group ${group.id}: 4 regressions at commit ${commitOf(10).slice(0, 12)}` });
+    await section.getByRole("button", { name: "Move the change" }).click();
+    await expect(section.getByRole("link", { name: `alert group ${group.id}` })).toBeVisible();
+    expect((await service.get<AlertGroupDetail>(`/api/v1/alert-groups/${group.id}`)).changes).toBe(5);
+  });
+
+  test("a maintainer sets a suite's notification targets and never sees a secret again", async ({
+    page,
+    service,
+    request,
+  }) => {
+    const suite = uniqueSuite("notify");
+    const [first] = commitRuns(suite);
+    if (!first) throw new Error("no run");
+    await service.upload(first);
+    await page.goto(`/regressions?suite=${suite}`);
+    await page.getByRole("link", { name: `Notifications of ${suite}` }).click();
+    await expect(page.getByRole("heading", { name: `Notifications: ${suite}` })).toBeVisible();
+    await pasteToken(page, service.maintainToken);
+    await expect(page.getByText("No targets")).toBeVisible();
+    await page.getByRole("button", { name: "Add a target" }).click();
+    const secret = "hunter2hunter2";
+    await page.getByLabel("Apprise URL").fill(`json://bot:${secret}@127.0.0.1:9/hook`);
+    await page.getByLabel("improvements").check();
+    await page.getByLabel("Smallest change (%)").fill("10");
+    await page.getByRole("button", { name: "Save targets" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    const saved = page.locator("li.notification-target");
+    await expect(saved.locator("code.masked-url")).toContainText("json://bot:");
+    await expect(page.getByLabel("Apprise URL")).toHaveCount(0);
+    await page.reload();
+    await expect(page.locator("code.masked-url")).toHaveCount(1);
+    expect(await page.content()).not.toContain(secret);
+    await page.getByLabel("Smallest change (%)").fill("20");
+    await page.getByRole("button", { name: "Save targets" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await screenshots(page, "notification-settings");
+    const response = await request.get(`/api/v1/suites/${suite}/notifications`, {
+      headers: { authorization: `Bearer ${service.maintainToken}` },
+    });
+    const { targets } = (await response.json()) as NotificationSettingsOut;
+    expect(targets.map((t) => [t.events, t.min_change])).toEqual([[["improvement", "regression"], 0.2]]);
+    expect(JSON.stringify(targets)).not.toContain(secret);
+    // Removing the last target leaves the suite unannounced.
+    await page.getByRole("button", { name: "Remove target 1" }).click();
+    await page.getByRole("button", { name: "Save targets" }).click();
+    await expect(page.getByText("No targets")).toBeVisible();
   });
 });

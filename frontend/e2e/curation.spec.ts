@@ -64,6 +64,28 @@ test.describe("baseline curation", () => {
     await expect(panel).toContainText("1 mark on record");
   });
 
+  test("an outlier is drawn hollow on its change's charts too", async ({ page, service, request }) => {
+    const suite = uniqueSuite("curation");
+    const uploads = runs(suite);
+    for (const run of uploads) await service.upload(run);
+    const { items } = await service.get<SeriesList>(`/api/v1/series?suite=${suite}`);
+    const seriesId = (items[0] as SeriesList["items"][number]).id;
+    const changes = () => service.get<RegressionPage>(`/api/v1/regressions?series_id=${seriesId}`);
+    await expect.poll(async () => (await changes()).items.length, { timeout: 60_000 }).toBe(1);
+    const marked = await request.put(`/api/v1/series/${seriesId}/outliers/${uploads[2]?.id}`, {
+      data: {},
+      headers: { authorization: `Bearer ${service.maintainToken}` },
+    });
+    expect(marked.status(), await marked.text()).toBe(200);
+    const change = (await changes()).items[0];
+    await page.goto(`/regressions/${change?.id}`);
+    const charts = page.getByRole("region", { name: "The change drawn" });
+    await expect(charts.locator(".recharts-line-dot")).toHaveCount(14);
+    await expect(charts.locator('.recharts-line-dot[data-outlier="true"]')).toHaveCount(1);
+    await expect(charts.locator('.strip-levels path[data-outlier="true"]')).toHaveCount(1);
+    await screenshots(page, "outlier-on-change");
+  });
+
   test("a maintainer resets the baseline at a run", async ({ page, service }) => {
     const seriesId = await seriesOf(service);
     const changes = async () =>

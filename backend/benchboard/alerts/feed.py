@@ -28,6 +28,8 @@ def suite_feed(session: Session, suite: str, *, public_url: str, self_url: str) 
         group = get_group(session, SERVICE, summary.id)  # the route checked the suite
         link = group_link(public_url, group.id)
         message = group_message(group, events=list(CHANGE_DIRECTIONS), min_change=0.0, link=link)
+        if message is None:  # every change moved to another group
+            continue
         entry = feed.add_entry()
         entry.id(f"urn:benchboard:alert-group:{group.id}")
         entry.title(_NOT_XML.sub("", message.title))

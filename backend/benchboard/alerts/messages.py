@@ -2,6 +2,7 @@
 naming the suite, the commit, the counts and the worst changes, with a link to the group.
 """
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from benchboard.alerts.schemas import AlertGroupDetail
@@ -14,6 +15,7 @@ WORST_SHOWN = 5
 class Message:
     title: str
     body: str  # Markdown: Apprise converts it for each service
+    announced: list[int]  # the changes (regression ids) it names
 
 
 def group_link(public_url: str, group_id: int) -> str:
@@ -30,19 +32,33 @@ def changes_for(
 
 
 def group_message(
-    group: AlertGroupDetail, *, events: list[str], min_change: float, link: str
-) -> Message:
-    shown = changes_for(group, events=events, min_change=min_change)
+    group: AlertGroupDetail,
+    *,
+    events: list[str],
+    min_change: float,
+    link: str,
+    told: AbstractSet[int] = frozenset(),
+) -> Message | None:
+    """The message of the group's changes the target asked for and was not `told` of
+    (None: no such change); after a first message, it says they are more of the group."""
+    shown = [
+        m for m in changes_for(group, events=events, min_change=min_change) if m.id not in told
+    ]
+    if not shown:
+        return None
     regressions = sum(1 for m in shown if m.direction == "regression")
     improvements = len(shown) - regressions
+    more = "more " if told else ""
     counts = ", ".join(
-        f"{count} {word}{'' if count == 1 else 's'}"
+        f"{count} {more}{word}{'' if count == 1 else 's'}"
         for count, word in ((regressions, "regression"), (improvements, "improvement"))
         if count
     )
+    machines = sorted({m.series.hardware for m in shown})
     cause = f"commit {group.commit[:12]}" if group.commit else "one run"
     lines = [
-        f"**{group.suite}**, {cause}: {counts} on {', '.join(group.machines)}.",
+        f"**{group.suite}**, {cause}: {counts} on {', '.join(machines)}.",
+        *([f"They joined the group after its first message ({len(told)} told)."] if told else []),
         "",
         "Largest:",
         *(
@@ -52,4 +68,8 @@ def group_message(
         "",
         f"Triage: {link}",
     ]
-    return Message(title=f"{group.suite}: {counts} at {cause}", body="\n".join(lines))
+    return Message(
+        title=f"{group.suite}: {counts} at {cause}",
+        body="\n".join(lines),
+        announced=[m.id for m in shown],
+    )

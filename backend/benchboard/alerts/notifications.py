@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from benchboard.alerts.schemas import (
     NotificationSettings,
     NotificationSettingsOut,
+    NotificationTargetIn,
     NotificationTargetOut,
 )
 from benchboard.errors import FieldError, NotFound, ValidationFailed
@@ -29,7 +30,10 @@ def get_notifications(session: Session, suite: str) -> NotificationSettingsOut:
     return NotificationSettingsOut(
         targets=[
             NotificationTargetOut(
-                url=masked(target.url), events=target.events, min_change=target.min_change
+                id=target.id,
+                url=masked(target.url),
+                events=target.events,
+                min_change=target.min_change,
             )
             for target in targets
         ]
@@ -39,38 +43,56 @@ def get_notifications(session: Session, suite: str) -> NotificationSettingsOut:
 def set_notifications(
     session: Session, suite: str, settings: NotificationSettings, *, actor: Principal
 ) -> NotificationSettingsOut:
-    """Replace the suite's targets. A target kept with the same URL keeps its outbox (its
-    messages pending and sent); one left out is dropped with its pending messages."""
+    """Replace the suite's targets. A target kept (by its id, or with the same URL) keeps
+    its outbox (its messages pending and sent); one left out is dropped with its pending
+    messages."""
     require_suite(session, suite)
-    bad = [
-        FieldError(path=f"targets[{n}].url", message="not a URL Apprise can send to")
-        for n, target in enumerate(settings.targets)
-        if apprise.Apprise.instantiate(target.url) is None
-    ]
-    if bad:
-        raise ValidationFailed("unknown notification URLs", bad)
     existing = {
-        target.url: target
+        target.id: target
         for target in session.scalars(
             select(NotificationTarget).where(NotificationTarget.suite == suite).with_for_update()
         )
     }
-    wanted = {target.url: target for target in settings.targets}
+    bad = []
+    kept: list[tuple[NotificationTarget, NotificationTargetIn]] = []
+    for n, target in enumerate(settings.targets):
+        row = _row(suite, existing, target, path=f"targets[{n}]")
+        if isinstance(row, FieldError):
+            bad.append(row)
+        else:
+            kept.append((row, target))
+    if bad:
+        raise ValidationFailed("unknown notification targets", bad)
+    kept_ids = {row.id for row, _ in kept}
     session.execute(
         delete(NotificationTarget).where(
-            NotificationTarget.id.in_(
-                [target.id for url, target in existing.items() if url not in wanted]
-            )
+            NotificationTarget.id.in_([key for key in existing if key not in kept_ids])
         )
     )
-    for url, target in wanted.items():
-        row = existing.get(url) or NotificationTarget(suite=suite, url=url)
+    for row, target in kept:
         row.events = sorted(set(target.events))
         row.min_change = target.min_change
         row.token_id = actor.token_id
         session.add(row)
     session.flush()
     return get_notifications(session, suite)
+
+
+def _row(
+    suite: str,
+    existing: dict[int, NotificationTarget],
+    target: NotificationTargetIn,
+    *,
+    path: str,
+) -> NotificationTarget | FieldError:
+    """The suite's row a target names (by id, or by the same URL), else a new row."""
+    if target.url is None:
+        found = existing.get(target.id or 0)
+        return found or FieldError(path=f"{path}.id", message="not a target of the suite")
+    if apprise.Apprise.instantiate(target.url) is None:
+        return FieldError(path=f"{path}.url", message="not a URL Apprise can send to")
+    same = next((row for row in existing.values() if row.url == target.url), None)
+    return same or NotificationTarget(suite=suite, url=target.url)
 
 
 def masked(url: str) -> str:

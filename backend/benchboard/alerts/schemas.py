@@ -1,9 +1,9 @@
 """Alert groups as readers see them, and what maintainers send to triage or split them."""
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from benchboard.bounds import Id64
 from benchboard.errors import NO_NUL
@@ -48,12 +48,17 @@ class AlertGroupMove(BaseModel):
 
 
 class NotificationTargetIn(BaseModel):
+    """A new target by its `url`, or one the suite has by its `id` (its URL kept: a
+    reader only ever sees it masked, so cannot send it back)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    url: Annotated[str, Field(min_length=1, max_length=2000, pattern=NO_NUL)] = Field(
+    url: Annotated[str, Field(min_length=1, max_length=2000, pattern=NO_NUL)] | None = Field(
+        default=None,
         description="An Apprise URL: slack://…, mailto://…, json://…, msteams://… (see"
-        " https://github.com/caronc/apprise/wiki). Never shown back in full."
+        " https://github.com/caronc/apprise/wiki). Never shown back in full.",
     )
+    id: Id64 | None = Field(default=None, description="A target the suite has, its URL kept")
     events: Annotated[list[ChangeDirection], Field(min_length=1, max_length=2)] = Field(
         default=["regression"], description="Which changes it hears of"
     )
@@ -61,8 +66,15 @@ class NotificationTargetIn(BaseModel):
         default=0.0, description="The smallest relative change worth a message (0.05: 5 %)"
     )
 
+    @model_validator(mode="after")
+    def _a_url_or_an_id(self) -> Self:
+        if (self.url is None) == (self.id is None):
+            raise ValueError("give exactly one of url (a new target) or id (one the suite has)")
+        return self
+
 
 class NotificationTargetOut(BaseModel):
+    id: int
     url: str = Field(description="The URL with its secrets masked")
     events: list[ChangeDirection]
     min_change: float

@@ -8,6 +8,7 @@ is judged by compare.verdict against the baseline branch's recent history of the
 
 import uuid
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from sqlalchemy import select
@@ -171,23 +172,37 @@ def _judge(
     items = []
     for key in shared:
         before, after = baseline_results[key], contender_results[key]
-        earlier = [
-            as_observation(row)
-            for row in histories.get(before.side.series_id, [])
-            if row.run_id != baseline.id
-        ]
-        judgement = judge_against_baseline(
-            [*earlier[-(HISTORY_RUNS - 1) :], before.observation],
-            after.observation,
-            higher_is_better=before.identity.direction == "higher",
+        history, note = baseline_history(
+            histories.get(before.side.series_id, []), baseline.id, before.observation
         )
-        items.append(_item(before, after, judgement))
+        judgement = judge_against_baseline(
+            history, after.observation, higher_is_better=before.identity.direction == "higher"
+        )
+        items.append(_item(before, after, judgement, note=note))
     return sorted(
         items, key=lambda i: (BASELINE_VERDICTS.index(i.verdict), -abs(i.relative_change or 0.0))
     )
 
 
-def _item(before: _Measured, after: _Measured, judgement: Judgement) -> BaselineItem:
+def baseline_history(
+    rows: list[Any], baseline_id: uuid.UUID, baseline: Observation
+) -> tuple[list[Observation], str]:
+    """The history a pair is judged over, oldest first and ending with the baseline's
+    level, and a note for the basis. `rows` are recent_results' (outliers left out): when
+    the baseline run's own result is marked an outlier, the newest result before it is
+    the baseline, as detection would compare against it."""
+    earlier = [as_observation(row) for row in rows if row.run_id != baseline_id]
+    if len(earlier) < len(rows):
+        return [*earlier[-(HISTORY_RUNS - 1) :], baseline], ""
+    if not earlier:
+        return [baseline], "; the baseline result is marked an outlier, but no earlier one is"
+    return earlier[-HISTORY_RUNS:], (
+        "; the baseline run's result is marked an outlier, so the newest result before it"
+        " is the baseline"
+    )
+
+
+def _item(before: _Measured, after: _Measured, judgement: Judgement, *, note: str) -> BaselineItem:
     return BaselineItem(
         **before.identity.model_dump(),
         baseline=before.side,
@@ -196,7 +211,7 @@ def _item(before: _Measured, after: _Measured, judgement: Judgement) -> Baseline
         change=word_change(judgement, base_unit=before.identity.base_unit),
         interval=judgement.interval,
         verdict=judgement.verdict,
-        basis=verdict_basis(judgement),
+        basis=verdict_basis(judgement, more=note),
         history_path=_history_path(before.side.series_id, after.side.series_id),
     )
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from benchboard.compare.baseline import HISTORY_RUNS, verdict_basis
+from benchboard.compare.baseline import HISTORY_RUNS, baseline_history, verdict_basis
 from benchboard.compare.schemas import (
     MatchedResult,
     RunComparison,
@@ -46,12 +46,10 @@ def compare_runs(
     )
     matched = []
     for key in shared:
-        earlier = [
-            as_observation(row)
-            for row in histories.get(baseline[key].series_id, [])
-            if row.run_id != baseline_id
-        ]
-        matched.append(_matched(baseline[key], contender[key], earlier[-(HISTORY_RUNS - 1) :]))
+        history, note = baseline_history(
+            histories.get(baseline[key].series_id, []), baseline_id, baseline[key].observation
+        )
+        matched.append(_matched(baseline[key], contender[key], history, note=note))
     return RunComparison(
         baseline=baseline_summary,
         contender=get_run_summary(session, contender_id),
@@ -110,19 +108,22 @@ _VERDICT_WORDS: dict[BaselineVerdict, Verdict] = {
 }
 
 
-def _matched(baseline: _Side, contender: _Side, earlier: list[Observation]) -> MatchedResult:
-    """The pair judged as a baseline comparison judges it; its change is that of the
-    levels the verdict compared, so the two never rest on different figures."""
+def _matched(
+    baseline: _Side, contender: _Side, history: list[Observation], *, note: str
+) -> MatchedResult:
+    """The pair judged as a baseline comparison judges it (over baseline_history); its
+    change is that of the levels the verdict compared, so the two never rest on
+    different figures."""
     judgement = judge_against_baseline(
-        [*earlier, baseline.observation],
+        history,
         contender.observation,
         higher_is_better=baseline.identity.direction == "higher",
     )
     verdict = _VERDICT_WORDS[judgement.verdict]
-    more = ""
+    more = note
     if judgement.basis.method == "none":
         verdict = _band(baseline.identity, judgement.relative_change)
-        more = f"; the {NOISE_THRESHOLD:.0%} noise band decides"
+        more += f"; the {NOISE_THRESHOLD:.0%} noise band decides"
     return MatchedResult(
         **baseline.identity.model_dump(),
         baseline=baseline.side,

@@ -68,13 +68,14 @@ def start_notifications(
     *,
     public_url: str,
     retry_first: timedelta,
+    settle: timedelta,
 ) -> threading.Thread:
     """The thread sending alert group messages (notifications.py): suites set their
     targets at any time, so it always runs."""
 
     def send_round() -> DeliveryReport:
         return send_due_notifications(
-            session_factory, public_url=public_url, retry_first=retry_first
+            session_factory, public_url=public_url, retry_first=retry_first, settle=settle
         )
 
     thread = threading.Thread(

@@ -95,6 +95,7 @@ class Worker:
             self.stopping,
             public_url=self.settings.public_url,
             retry_first=timedelta(seconds=self.settings.webhook_retry_s),
+            settle=timedelta(seconds=self.settings.notification_settle_s),
         )
         try:
             while not self._should_stop():

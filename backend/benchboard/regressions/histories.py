@@ -2,20 +2,16 @@
 view of a series (series_state.py) read them through this one module, so both see the
 same runs in the same order."""
 
-from collections import defaultdict
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import BigInteger, any_, select, type_coerce
-from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.bulk import driver_connection
 from benchboard.detection.detect import Runs
-from benchboard.models import SeriesCuration
-from benchboard.series.recent import in_base_units
+from benchboard.series.recent import in_base_units, read_curation
 from benchboard.stats.noise import run_level
 
 HISTORY_WINDOW = 200
@@ -106,7 +102,8 @@ def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[His
     JSON parsed here): PostgreSQL reads the next histories while the caller checks these.
     Series off their default branch have none. Results a maintainer marked as outliers
     are left out, and baseline resets are attached (series_curation)."""
-    outliers, resets = _curation(session, series_ids)
+    curation = read_curation(session, series_ids)
+    outliers, resets = curation.outliers, curation.resets
     driver = driver_connection(session)
     params = {"ids": list(series_ids), "window": HISTORY_WINDOW}
     with driver.cursor(binary=True) as cursor:
@@ -136,27 +133,6 @@ def read_histories(session: Session, series_ids: Sequence[int]) -> Generator[His
                 resets=tuple(resets.get(series_id, ())),
                 outliers=frozenset(outliers.get(series_id, ())),
             )
-
-
-def _curation(
-    session: Session, series_ids: Sequence[int]
-) -> tuple[dict[int, set[str]], dict[int, list[str]]]:
-    """The batch's active outlier marks and baseline resets, by series: one statement,
-    on a table of a few rows per curated series."""
-    outliers: dict[int, set[str]] = defaultdict(set)
-    resets: dict[int, list[str]] = defaultdict(list)
-    rows = session.execute(
-        select(SeriesCuration.series_id, SeriesCuration.run_id, SeriesCuration.kind).where(
-            SeriesCuration.series_id == any_(type_coerce(list(series_ids), ARRAY(BigInteger))),
-            SeriesCuration.removed_at.is_(None),
-        )
-    )
-    for series_id, run_id, kind in rows:
-        if kind == "outlier":
-            outliers[series_id].add(str(run_id))
-        else:
-            resets[series_id].append(str(run_id))
-    return outliers, resets
 
 
 def _by_run(column: str | None) -> Iterable[tuple[str, tuple[str, Any]]]:

@@ -1,15 +1,19 @@
-"""The recent results of series, as change detection and baseline verdicts read them."""
+"""The recent results of series, as change detection and baseline verdicts read them,
+and the one rule both follow for a maintainer's curation: a result marked an outlier is
+left out of what they read."""
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import literal_column, select
+from sqlalchemy import BigInteger, any_, literal_column, select, type_coerce
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.detection.detect import Observation
-from benchboard.models import Result
+from benchboard.models import Result, SeriesCuration
 from benchboard.series.service import series_id_table
 from benchboard_ingest.vocabulary import unit_info
 
@@ -17,7 +21,8 @@ from benchboard_ingest.vocabulary import unit_info
 def recent_results(
     session: Session, series_ids: list[int], *, window: int, until: datetime | None = None
 ) -> dict[int, list[Any]]:
-    """The newest `window` results of each series (up to `until`), oldest first.
+    """The newest `window` results of each series (up to `until`), oldest first, less
+    those a maintainer marked outliers (as detection's window: read_curation).
 
     One LATERAL index scan per series (LIMIT on the series' own index), so the cost
     follows the window, not the length of the whole history.
@@ -43,12 +48,41 @@ def recent_results(
     rows = session.execute(
         select(ids.c.id.label("series_id"), *lateral.c).join(lateral, literal_column("true"))
     )
+    outliers = read_curation(session, series_ids).outliers
     histories: dict[int, list[Any]] = defaultdict(list)
     for row in rows:
-        histories[row.series_id].append(row)
+        if str(row.run_id) not in outliers.get(row.series_id, ()):
+            histories[row.series_id].append(row)
     for history in histories.values():
         history.reverse()  # newest first from the index; readers want oldest first
     return histories
+
+
+@dataclass(frozen=True)
+class Curation:
+    """Series' active curation marks (series_curation), by series id, as run ids."""
+
+    outliers: dict[int, set[str]]
+    resets: dict[int, list[str]]
+
+
+def read_curation(session: Session, series_ids: Sequence[int]) -> Curation:
+    """The active outlier marks and baseline resets of these series: one statement, on a
+    table of a few rows per curated series. Detection (regressions/histories.py) and
+    baseline verdicts (recent_results) both leave the outliers out."""
+    curation = Curation(outliers=defaultdict(set), resets=defaultdict(list))
+    rows = session.execute(
+        select(SeriesCuration.series_id, SeriesCuration.run_id, SeriesCuration.kind).where(
+            SeriesCuration.series_id == any_(type_coerce(list(series_ids), ARRAY(BigInteger))),
+            SeriesCuration.removed_at.is_(None),
+        )
+    )
+    for series_id, run_id, kind in rows:
+        if kind == "outlier":
+            curation.outliers[series_id].add(str(run_id))
+        else:
+            curation.resets[series_id].append(str(run_id))
+    return curation
 
 
 def as_observation(row: Any) -> Observation:

@@ -11,7 +11,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope
 from aiosmtpd.smtp import Session as SmtpSession
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from benchboard.models import ApiToken, NotificationDelivery, NotificationTarget
@@ -74,10 +74,10 @@ def set_targets(client: TestClient, token: str, targets: list[dict[str, Any]]) -
     )
 
 
-def send_due(client: TestClient) -> None:
+def send_due(client: TestClient, *, settle: timedelta = timedelta(0)) -> None:
     factory = client.app.state.session_factory  # type: ignore[attr-defined]
     send_due_notifications(
-        factory, public_url="http://bench.test", retry_first=timedelta(minutes=5)
+        factory, public_url="http://bench.test", retry_first=timedelta(minutes=5), settle=settle
     )
 
 
@@ -117,10 +117,62 @@ def test_a_commit_slowing_50_series_sends_one_message_to_each_target(
         assert commit(STEP_AT)[:12] in said
     assert f"http://bench.test/regressions/groups/{group_id}" in posted["message"]
     assert "bench-" in posted["message"]
-    # The same commit from another machine joins the group: no second message.
+    assert "machine-a" in posted["message"]
+
+
+def test_changes_that_join_a_group_after_its_message_get_one_follow_up_naming_them(
+    client: TestClient, auth: dict[str, str], maintain_token: str, receiver: Receiver
+) -> None:
+    upload_commits(client, auth, machine="machine-a", check=False)
+    assert set_targets(client, maintain_token, [{"url": json_url(receiver)}]).status_code == 200
+    check_queued(client)
+    send_due(client)
+    # The same commit from another machine joins the group, after its message.
     upload_commits(client, auth, machine="machine-b")
     send_due(client)
-    assert (len(mails.messages), len(receiver.bodies)) == (1, 1)
+    send_due(client)  # nothing is told twice
+    first, follow_up = receiver.bodies
+    (group,) = client.get("/api/v1/alert-groups").json()["items"]
+    assert "50 regressions" in first["title"]
+    assert "machine-b" not in first["message"]
+    assert "50 more regressions" in follow_up["title"]
+    assert "machine-b" in follow_up["message"]
+    assert "machine-a" not in follow_up["message"]
+    assert f"http://bench.test/regressions/groups/{group['id']}" in follow_up["message"]
+    # A third machine's upload of other benchmarks is the group's next follow-up.
+    upload_commits(client, auth, machine="machine-c", benchmark_prefix="x-")
+    send_due(client)
+    assert len(receiver.bodies) == 3
+    assert "machine-c" in receiver.bodies[2]["message"]
+
+
+def test_machines_within_the_settle_window_make_one_message(
+    client: TestClient,
+    auth: dict[str, str],
+    maintain_token: str,
+    receiver: Receiver,
+    session: Session,
+) -> None:
+    upload_commits(client, auth, machine="machine-a", check=False)
+    assert set_targets(client, maintain_token, [{"url": json_url(receiver)}]).status_code == 200
+    check_queued(client)
+    settle = timedelta(minutes=10)
+    send_due(client, settle=settle)
+    assert receiver.bodies == []  # still settling
+    upload_commits(client, auth, machine="machine-b")
+    send_due(client, settle=settle)
+    assert receiver.bodies == []
+    (delivery,) = session.query(NotificationDelivery).all()  # one pending, not two
+    session.execute(
+        update(NotificationDelivery).values(created_at=func.now() - timedelta(minutes=11))
+    )
+    send_due(client, settle=settle)
+    (posted,) = receiver.bodies
+    assert "100 regressions" in posted["title"]
+    assert "machine-a, machine-b" in posted["message"]
+    session.refresh(delivery)
+    assert delivery.announced is not None
+    assert len(delivery.announced) == 100
 
 
 def test_a_failed_message_is_retried_after_its_backoff(
@@ -201,3 +253,41 @@ def test_bad_targets_are_422_naming_the_field_and_need_a_maintain_token(
         headers=bearer(maintain_token),
     )
     assert missing.status_code == 404
+
+
+def test_a_target_kept_by_its_id_keeps_its_secret_url(
+    client: TestClient, auth: dict[str, str], maintain_token: str, receiver: Receiver
+) -> None:
+    upload_commits(client, auth, machine="machine-a", check=False)
+    secret = "hunter2hunter2"
+    first = set_targets(client, maintain_token, [{"url": json_url(receiver, secret)}]).json()
+    (kept,) = first["targets"]
+    # A reader sees the URL masked: it sends the id back to keep it, changing the rest.
+    again = set_targets(
+        client,
+        maintain_token,
+        [
+            {"id": kept["id"], "events": ["improvement", "regression"], "min_change": 0.1},
+            {"url": "json://127.0.0.1:9/other"},
+        ],
+    )
+    assert again.status_code == 200, again.text
+    same, added = again.json()["targets"]
+    assert (same["id"], same["url"], same["min_change"]) == (kept["id"], kept["url"], 0.1)
+    assert added["url"].startswith("json://")
+    check_queued(client)
+    send_due(client)
+    (posted,) = receiver.bodies  # sent with the secret URL the id kept
+    assert "50 regressions" in posted["title"]
+    unknown = set_targets(client, maintain_token, [{"id": kept["id"] + 1000}])
+    assert (unknown.status_code, unknown.json()["fields"][0]["path"]) == (422, "targets[0].id")
+    both = set_targets(client, maintain_token, [{"id": kept["id"], "url": json_url(receiver)}])
+    assert both.status_code == 422
+    assert (
+        len(
+            client.get(
+                f"/api/v1/suites/{SUITE}/notifications", headers=bearer(maintain_token)
+            ).json()["targets"]
+        )
+        == 2
+    )

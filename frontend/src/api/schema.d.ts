@@ -2047,7 +2047,11 @@ export interface components {
             /** Targets */
             targets: components["schemas"]["NotificationTargetOut"][];
         };
-        /** NotificationTargetIn */
+        /**
+         * NotificationTargetIn
+         * @description A new target by its `url`, or one the suite has by its `id` (its URL kept: a
+         *     reader only ever sees it masked, so cannot send it back).
+         */
         NotificationTargetIn: {
             /**
              * Events
@@ -2058,6 +2062,11 @@ export interface components {
              */
             events: ("regression" | "improvement")[];
             /**
+             * Id
+             * @description A target the suite has, its URL kept
+             */
+            id?: number | null;
+            /**
              * Min Change
              * @description The smallest relative change worth a message (0.05: 5 %)
              * @default 0
@@ -2067,12 +2076,14 @@ export interface components {
              * Url
              * @description An Apprise URL: slack://…, mailto://…, json://…, msteams://… (see https://github.com/caronc/apprise/wiki). Never shown back in full.
              */
-            url: string;
+            url?: string | null;
         };
         /** NotificationTargetOut */
         NotificationTargetOut: {
             /** Events */
             events: ("regression" | "improvement")[];
+            /** Id */
+            id: number;
             /** Min Change */
             min_change: number;
             /**

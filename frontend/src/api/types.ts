@@ -72,3 +72,7 @@ export type TokenList = Get<"/api/v1/tokens">;
 export type ApiToken = TokenList["items"][number];
 export type TokenIn = Post<"/api/v1/tokens">;
 export type TokenScope = TokenIn["scope"];
+export type NotificationSettingsOut = Get<"/api/v1/suites/{suite}/notifications">;
+export type NotificationTarget = NotificationSettingsOut["targets"][number];
+export type NotificationSettings = Put<"/api/v1/suites/{suite}/notifications">;
+export type NotificationTargetIn = NotificationSettings["targets"][number];

@@ -81,6 +81,10 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import("./routes/RegressionsRoute")).RegressionsRoute }),
       },
       {
+        path: "suites/:suite/notifications",
+        lazy: async () => ({ Component: (await import("./routes/NotificationsRoute")).NotificationsRoute }),
+      },
+      {
         path: "regressions/groups/:groupId",
         lazy: async () => ({ Component: (await import("./routes/AlertGroupRoute")).AlertGroupRoute }),
       },

@@ -1,17 +1,27 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
+import type { Regression } from "../../api/types";
 import { QueryView } from "../../components/Status";
+import { seriesCurationQuery } from "../../features/history/api";
 import { regressionQuery } from "../../features/regressions/api";
 import { AuditTrail } from "../../features/regressions/components/AuditTrail";
 import { ChangeContext } from "../../features/regressions/components/ChangeContext";
 import { ChangeEvidence } from "../../features/regressions/components/ChangeEvidence";
 import { ChangePending } from "../../features/regressions/components/ChangePending";
 import { ChangeSummary } from "../../features/regressions/components/ChangeSummary";
+import { GroupMoveForm } from "../../features/regressions/components/GroupMoveForm";
 import { LinkList } from "../../features/regressions/components/LinkList";
 import { SeriesIdentity } from "../../features/regressions/components/SeriesIdentity";
 import { StatusBadge } from "../../features/regressions/components/StatusBadge";
 import { TriageForm } from "../../features/regressions/components/TriageForm";
 import { runHref } from "../../lib/links";
+
+/** The change's charts, with the runs a maintainer marked outliers in its series drawn hollow. */
+function ChangeCharts({ regression }: { regression: Regression }) {
+  const curation = useQuery(seriesCurationQuery(regression.series.id));
+  const outliers = new Set(curation.data?.outliers);
+  return <ChangeContext regression={regression} outliers={outliers} />;
+}
 
 export function RegressionRoute() {
   const id = Number(useParams().regressionId);
@@ -48,8 +58,9 @@ export function RegressionRoute() {
                 <LinkList links={r.links} />
               </section>
             </div>
-            <ChangeContext regression={r} />
+            <ChangeCharts regression={r} />
             <TriageForm regression={r} />
+            <GroupMoveForm regression={r} />
             <AuditTrail regressionId={r.id} />
           </>
         )}

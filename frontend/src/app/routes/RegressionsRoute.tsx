@@ -56,6 +56,13 @@ export function RegressionsRoute() {
         <h1>Regressions</h1>
         <p className="muted">Changes found in each series' history after every upload, newest first.</p>
         <TriageHealthLine suite={filters.suite} />
+        {filters.suite ? (
+          <p>
+            <Link to={`/suites/${encodeURIComponent(filters.suite)}/notifications`}>
+              Notifications of {filters.suite}
+            </Link>
+          </p>
+        ) : null}
       </div>
       <ViewTabs params={params} byChange={byChange} />
       <RegressionFilterBar

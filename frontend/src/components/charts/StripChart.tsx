@@ -12,6 +12,7 @@ import {
 } from "recharts";
 import { OKABE_ITO } from "../../lib/colors";
 import { formatNumber } from "../../lib/units";
+import { markerPath } from "./markerShape";
 import { type SideStrip, type StripDot, stripDots } from "./stripChartModel";
 
 interface StripChartProps {
@@ -131,9 +132,19 @@ export function StripChart({ strips, unit, format, onSelectRun, height = 300 }: 
           data={levels}
           isAnimationActive={false}
           className="strip-levels"
-          shape={(props: { cx?: number; cy?: number }) => (
-            <circle cx={props.cx} cy={props.cy} r={4.5} fill={OKABE_ITO.blue} stroke="var(--bg)" />
-          )}
+          shape={(props: { cx?: number; cy?: number; payload?: StripDot }) => {
+            if (props.cx === undefined || props.cy === undefined) return <g />;
+            const outlier = props.payload?.outlier === true;
+            return (
+              <path
+                d={markerPath("circle", props.cx, props.cy, 4.5)}
+                data-outlier={outlier || undefined}
+                fill={outlier ? "var(--bg)" : OKABE_ITO.blue}
+                stroke={outlier ? OKABE_ITO.blue : "var(--bg)"}
+                strokeWidth={outlier ? 1.5 : 1}
+              />
+            );
+          }}
           cursor={onSelectRun ? "pointer" : undefined}
           onClick={(dot: { payload?: StripDot }) => {
             if (dot.payload?.runId) onSelectRun?.(dot.payload.runId);

@@ -11,6 +11,24 @@ describe("jitter", () => {
 });
 
 describe("stripDots", () => {
+  it("carries a level's outlier mark to its dot and its label", () => {
+    const marked: SideStrip = {
+      label: "after",
+      levels: [
+        { value: 1, runId: "a" },
+        { value: 9, runId: "b", outlier: true },
+      ],
+      samples: [],
+      spread: null,
+      count: 2,
+    };
+    const { levels } = stripDots([marked]);
+    expect(levels.map((d) => [d.outlier, d.label])).toEqual([
+      [false, "after: run level"],
+      [true, "after: run level (outlier)"],
+    ]);
+  });
+
   const strip = (label: string, values: number[], samples: number[] = []): SideStrip => ({
     label,
     levels: values.map((value, i) => ({ value, runId: `${label}-${i}` })),

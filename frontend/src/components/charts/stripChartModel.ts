@@ -2,8 +2,8 @@
 
 export interface SideStrip {
   label: string;
-  /** One dot per value (a run's level), display units, with the run it opens. */
-  levels: { value: number; runId: string }[];
+  /** One dot per value (a run's level), display units, with the run it opens; hollow if an outlier. */
+  levels: { value: number; runId: string; outlier?: boolean }[];
   /** Smaller, fainter dots (replicates), display units. */
   samples: number[];
   /** Five-number summary of `levels`, display units; null without values. */
@@ -25,6 +25,8 @@ export interface StripDot {
   value: number;
   runId?: string;
   label: string;
+  /** A run level a maintainer marked an outlier: drawn hollow, as on the History chart. */
+  outlier?: boolean;
 }
 
 /**
@@ -38,7 +40,8 @@ export function stripDots(strips: readonly SideStrip[]): { levels: StripDot[]; s
         x: i + jitter(j) * SPREAD,
         value: l.value,
         runId: l.runId,
-        label: `${s.label}: run level`,
+        label: `${s.label}: run level${l.outlier ? " (outlier)" : ""}`,
+        outlier: l.outlier ?? false,
       })),
     ),
     samples: strips.flatMap((s, i) =>

@@ -132,3 +132,13 @@ export const triageAlertGroup = (id: number, triage: RegressionTriage, token: st
       headers: bearer(token),
     }),
   );
+
+/** Moves a change to another alert group of its suite, or (null) sets it apart: a different cause. */
+export const moveChange = (id: number, groupId: number | null, token: string) =>
+  unwrap(
+    api.PUT("/api/v1/regressions/{regression_id}/group", {
+      params: { path: { regression_id: id } },
+      body: { group_id: groupId },
+      headers: bearer(token),
+    }),
+  );

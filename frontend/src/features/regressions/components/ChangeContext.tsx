@@ -10,7 +10,7 @@ import { compareHref, runHref } from "../../../lib/links";
 import { formatDateTime } from "../../../lib/time";
 import { directionText, type Scale } from "../../../lib/units";
 import { regressionContextQuery } from "../api";
-import { changeHistory, changeScale, changeStrips } from "../lib/changeChart";
+import { changeHistory, changeScale, changeStrips, type Outliers } from "../lib/changeChart";
 import { formatSize } from "../lib/wording";
 
 /** Where the change's runs came from: the commits on each side and a comparison of the two runs. */
@@ -84,9 +84,10 @@ function ChangeRunsTable({ context, scale }: { context: RegressionContext; scale
 
 /**
  * The change drawn: the series' runs around it with the change marked, and the spread of run
- * levels (and replicates) before and after it.
+ * levels (and replicates) before and after it. Runs in `outliers` (a maintainer's marks) are
+ * drawn hollow, as on the History chart.
  */
-export function ChangeContext({ regression }: { regression: Regression }) {
+export function ChangeContext({ regression, outliers }: { regression: Regression; outliers?: Outliers }) {
   const context = useQuery(regressionContextQuery(regression.id));
   const navigate = useNavigate();
   return (
@@ -95,8 +96,8 @@ export function ChangeContext({ regression }: { regression: Regression }) {
       <QueryView query={context} what="the runs around the change">
         {(c) => {
           const scale = changeScale(c, regression);
-          const history = changeHistory(c, regression, scale);
-          const strips = changeStrips(c, scale);
+          const history = changeHistory(c, regression, scale, outliers);
+          const strips = changeStrips(c, scale, outliers);
           const direction = directionText(regression.series.direction);
           return (
             <>

@@ -90,6 +90,17 @@ describe("a change's charts", () => {
     expect(after.spread?.max).toBeCloseTo(132);
   });
 
+  it("mark the runs a maintainer left out as outliers, on both charts", () => {
+    const scale = changeScale(context, { series });
+    const outliers = new Set(["r3", "r8"]);
+    const [line] = changeHistory(context, { series }, scale, outliers).lines;
+    expect(line?.points.filter((p) => p.outlier).map((p) => p.runId)).toEqual(["r3", "r8"]);
+    const [before, after] = changeStrips(context, scale, outliers);
+    expect(before.levels.map((l) => l.outlier)).toEqual([false, false, true, false, false]);
+    expect(after.levels.filter((l) => l.outlier).map((l) => l.runId)).toEqual(["r8"]);
+    expect(changeHistory(context, { series }, scale).lines[0]?.points.some((p) => p.outlier)).toBe(false);
+  });
+
   it("draw no box for a side without runs", () => {
     const scale = changeScale(context, { series });
     const [before] = changeStrips({ ...context, before: [], before_spread: null }, scale);

@@ -20,11 +20,17 @@ export function changeScale(context: RegressionContext, change: ChangeLike): Sca
   );
 }
 
+/** Runs whose result a maintainer marked an outlier: left out of detection, drawn hollow. */
+export type Outliers = ReadonlySet<string>;
+
+const NONE: Outliers = new Set();
+
 /** The series' runs around the change as a one-line history chart. */
 export function changeHistory(
   context: RegressionContext,
   change: ChangeLike,
   scale: Scale,
+  outliers: Outliers = NONE,
 ): HistoryChartModel {
   const key = String(change.series.id);
   const style = seriesStyles([key]).get(key);
@@ -39,6 +45,7 @@ export function changeHistory(
       : null,
     runId: p.run_id,
     count: 1,
+    outlier: outliers.has(p.run_id),
   }));
   return {
     key,
@@ -65,11 +72,16 @@ function strip(
   points: readonly ContextPoint[],
   spread: LevelSpread | null,
   scale: Scale,
+  outliers: Outliers,
 ): SideStrip {
   const display = (v: number) => scale.toDisplay(v);
   return {
     label: side,
-    levels: points.map((p) => ({ value: display(p.value_base), runId: p.run_id })),
+    levels: points.map((p) => ({
+      value: display(p.value_base),
+      runId: p.run_id,
+      outlier: outliers.has(p.run_id),
+    })),
     samples: points.flatMap((p) => (p.samples_base ?? []).map(display)),
     spread: spread
       ? {
@@ -85,9 +97,13 @@ function strip(
 }
 
 /** Before and after the change: each side's run levels, replicates and box, in display units. */
-export function changeStrips(context: RegressionContext, scale: Scale): [SideStrip, SideStrip] {
+export function changeStrips(
+  context: RegressionContext,
+  scale: Scale,
+  outliers: Outliers = NONE,
+): [SideStrip, SideStrip] {
   return [
-    strip("before", context.before, context.before_spread, scale),
-    strip("after", context.after, context.after_spread, scale),
+    strip("before", context.before, context.before_spread, scale, outliers),
+    strip("after", context.after, context.after_spread, scale, outliers),
   ];
 }
