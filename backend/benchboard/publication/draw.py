@@ -24,9 +24,7 @@ worker threads: one figure is drawn at a time (`_LOCK`); a figure is a few ms to
 of ms of CPU that the GIL would serialize anyway.
 """
 
-import io
 import math
-import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,6 +43,7 @@ from matplotlib.textpath import TextToPath
 from matplotlib.ticker import MaxNLocator
 from matplotlib.typing import RcKeyType
 
+from benchboard.publication import render
 from benchboard.vocabulary import BaselineVerdict
 
 ImageFormat = Literal["svg", "png"]
@@ -481,26 +480,7 @@ def _figure(frame: Frame) -> Iterator[tuple[Figure, Palette]]:
 
 
 def _render(fig: Figure, frame: Frame) -> bytes:
-    out = io.BytesIO()
     if frame.image_format == "png":
-        # zlib level 1: a third of the PNG's time at level 6, for a few % more bytes.
-        fig.savefig(
-            out,
-            format="png",
-            dpi=_DPI,
-            metadata={"Software": "Benchboard"},
-            pil_kwargs={"compress_level": 1},
-        )
-        return out.getvalue()
-    fig.savefig(out, format="svg", metadata={"Date": None, "Creator": "Benchboard"})
-    return _in_pixels(out.getvalue(), frame)
-
-
-# matplotlib sizes an SVG in points (72 to the inch): 800 asked pixels would show as
-# 768 CSS pixels. The root's width and height in pixels, its viewBox unchanged, scale it.
-_ROOT_SIZE = re.compile(rb'width="[0-9.]+pt" height="[0-9.]+pt"')
-
-
-def _in_pixels(svg: bytes, frame: Frame) -> bytes:
-    size = f'width="{frame.width}px" height="{frame.height}px"'.encode()
-    return _ROOT_SIZE.sub(size, svg, count=1)
+        return render.png(fig, metadata={"Software": "Benchboard"})
+    metadata = {"Date": None, "Creator": "Benchboard"}
+    return render.svg(fig, width=frame.width, height=frame.height, metadata=metadata)
