@@ -19,9 +19,9 @@ and anyone scripting over the SVG can find: `runs` (one `<use>` per point),
 `change-N` (a detected change), `annotation-N` (a pinned note), `bar-N` and
 `interval-N` (a bar and its whisker), `caption`, `value-axis` (the unit's label).
 
-matplotlib's global settings and font cache are not thread-safe and routes run in
-worker threads: one figure is drawn at a time (`_LOCK`); a figure is a few ms to tens
-of ms of CPU that the GIL would serialize anyway.
+matplotlib's global settings and font cache are not thread-safe, histories share a kept
+figure per theme, and routes run in worker threads: one figure is drawn at a time
+(`_LOCK`); a figure is a few ms to tens of ms of CPU that the GIL would serialize anyway.
 """
 
 import math
@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextToPath
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullFormatter, NullLocator
 from matplotlib.typing import RcKeyType
 
 from benchboard.publication import render
@@ -232,11 +232,32 @@ def _text_pixels(text: str) -> int:
 
 @lru_cache(maxsize=_KEPT_FIGURES)
 def draw_history(figure: HistoryFigure, frame: Frame) -> bytes:
-    with _figure(frame) as (fig, palette):
-        ax = fig.add_axes(_plot_area(frame, left=72))
+    palette = PALETTES[frame.theme]
+    with _LOCK:
+        fig, ax = _history_canvas(frame)
         _draw_history_axes(ax, figure, palette)
         _titles(fig, frame, figure.title, figure.caption, palette)
         return _render(fig, frame)
+
+
+@cache
+def _kept_history_canvas(theme: Theme) -> tuple[Figure, Axes]:
+    _configure()
+    fig = Figure(dpi=_DPI, facecolor=PALETTES[theme].background)
+    return fig, fig.add_axes((0, 0, 1, 1))
+
+
+def _history_canvas(frame: Frame) -> tuple[Figure, Axes]:
+    """One figure and axes per theme, emptied and drawn again for each history: building
+    an axes and its dozen ticks was ~40 % of a history SVG's CPU. What is drawn is what a
+    new figure draws, byte for byte (tests/publication/test_draw.py)."""
+    fig, ax = _kept_history_canvas(frame.theme)
+    for artist in (*ax.lines, *ax.texts, *fig.texts):
+        artist.remove()
+    ax.relim()  # the removed lines' extent is forgotten
+    fig.set_size_inches(frame.width / _DPI, frame.height / _DPI)
+    ax.set_position(_plot_area(frame, left=72))
+    return fig, ax
 
 
 @lru_cache(maxsize=_KEPT_FIGURES)
@@ -296,6 +317,14 @@ def draw_card(card: CardFigure, frame: Frame) -> bytes:
 
 def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> None:
     _style_axes(ax, palette)
+    # The locators first: a change's line reads the time axis' limits, which a single run's
+    # date widens by the locator's rule.
+    # Six dates at most: each tick is five artists to lay out and draw, most of a figure's time.
+    locator = AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
+    # Four levels read well at any size; each tick is a few artists to lay out and draw.
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     times = date2num(list(figure.times))  # type: ignore[no-untyped-call]
     ax.plot(times, figure.values, color=palette.line, linewidth=1.2, gid="line")
     ax.plot(
@@ -336,15 +365,14 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
             color=colours[marker.kind],
             gid=f"{gid}-label",
         )
-    # Six dates at most: each tick is five artists to lay out and draw, most of a figure's time.
-    locator = AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
-    ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     ax.yaxis.label.set_gid("value-axis")
     ax.set_ylabel(figure.value_label)
-    # Four levels read well at any size; each tick is a few artists to lay out and draw.
-    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     if not figure.values:
+        # Nothing to scale: no levels, and no dates unless a change or a note gives some.
+        ax.yaxis.set_major_locator(NullLocator())
+        if not figure.markers:
+            ax.xaxis.set_major_locator(NullLocator())
+            ax.xaxis.set_major_formatter(NullFormatter())
         ax.text(
             0.5,
             0.5,
