@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextToPath
-from matplotlib.ticker import MaxNLocator, NullFormatter, NullLocator
+from matplotlib.ticker import LogFormatter, MaxNLocator, NullFormatter, NullLocator
 from matplotlib.typing import RcKeyType
 
 from benchboard.publication import render
@@ -415,6 +415,10 @@ def _draw_bars_axes(ax: Axes, figure: BarsFigure, palette: Palette) -> None:
     ax.set_yticks(positions, [_clip(bar.label, 48) for bar in figure.bars])
     if figure.log_scale:
         ax.set_xscale("log")
+        # Plain numbers: the log scale labels in TeX by default ("$10^{0}$"), which
+        # text.parse_math off would draw as written.
+        ax.xaxis.set_major_formatter(LogFormatter())
+        ax.xaxis.set_minor_formatter(LogFormatter())
     if figure.reference is not None:
         ax.axvline(figure.reference, color=palette.neutral, linewidth=1, gid="reference")
     ax.xaxis.label.set_gid("value-axis")
@@ -435,7 +439,7 @@ def _style_axes(ax: Axes, palette: Palette) -> None:
     ax.set_facecolor(palette.background)
     ax.grid(True, axis="y", color=palette.grid, linewidth=0.6)  # levels; times need none
     ax.set_axisbelow(True)
-    ax.tick_params(colors=palette.text, labelsize=9)
+    ax.tick_params(which="both", colors=palette.text, labelsize=9)  # minor: a log scale's
     for spine in ax.spines.values():
         spine.set_color(palette.grid)
     ax.xaxis.label.set_color(palette.text)

@@ -1,0 +1,28 @@
+"""The README's committed images are what `make readme-figures` draws from the seed studies
+now: a change to the drawing or to the seed data that moves them fails here until they are
+drawn again."""
+
+import pytest
+from sqlalchemy.orm import Session
+
+from benchboard.config import REPO_ROOT
+from benchboard.publication.readme import README_FIGURES, readme_figures
+from tests.seeded import seeded  # noqa: F401  (a fixture)
+
+
+@pytest.mark.usefixtures("seeded")
+def test_the_committed_readme_figures_are_what_the_command_draws(session: Session) -> None:
+    drawn = readme_figures(session)
+    stale = [
+        name
+        for name, body in drawn.items()
+        if not (README_FIGURES / name).is_file() or (README_FIGURES / name).read_bytes() != body
+    ]
+    assert not stale, f"{stale} differ: run `make readme-figures` and commit them"
+    assert sorted(path.name for path in README_FIGURES.iterdir()) == sorted(drawn)
+
+
+def test_the_readme_embeds_each_figure_by_a_relative_path() -> None:
+    readme = (REPO_ROOT / "README.md").read_text()
+    for name in sorted(path.name for path in README_FIGURES.iterdir()):
+        assert f"](backend/docs/figures/{name})" in readme, name
