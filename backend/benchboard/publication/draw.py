@@ -234,39 +234,41 @@ def _text_pixels(text: str) -> int:
 def draw_history(figure: HistoryFigure, frame: Frame) -> bytes:
     palette = PALETTES[frame.theme]
     with _LOCK:
-        fig, ax = _history_canvas(frame)
+        fig, ax = _canvas("history", frame, left=72)
         _draw_history_axes(ax, figure, palette)
         _titles(fig, frame, figure.title, figure.caption, palette)
         return _render(fig, frame)
 
 
+@lru_cache(maxsize=_KEPT_FIGURES)
+def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
+    palette = PALETTES[frame.theme]
+    with _LOCK:
+        fig, ax = _canvas("bars", frame, left=_label_room(figure, frame))
+        _draw_bars_axes(ax, figure, palette)
+        _titles(fig, frame, figure.title, figure.caption, palette)
+        return _render(fig, frame)
+
+
 @cache
-def _kept_history_canvas(theme: Theme) -> tuple[Figure, Axes]:
+def _kept_canvas(kind: Literal["history", "bars"], theme: Theme) -> tuple[Figure, Axes]:
     _configure()
     fig = Figure(dpi=_DPI, facecolor=PALETTES[theme].background)
     return fig, fig.add_axes((0, 0, 1, 1))
 
 
-def _history_canvas(frame: Frame) -> tuple[Figure, Axes]:
-    """One figure and axes per theme, emptied and drawn again for each history: building
-    an axes and its dozen ticks was ~40 % of a history SVG's CPU. What is drawn is what a
-    new figure draws, byte for byte (tests/publication/test_draw.py)."""
-    fig, ax = _kept_history_canvas(frame.theme)
-    for artist in (*ax.lines, *ax.texts, *fig.texts):
+def _canvas(kind: Literal["history", "bars"], frame: Frame, *, left: int) -> tuple[Figure, Axes]:
+    """One figure and axes per kind and theme, emptied and drawn again for each chart:
+    building an axes and its dozen ticks was ~40 % of a history SVG's CPU. What is drawn
+    is what a new figure draws, byte for byte (tests/publication/test_draw.py)."""
+    fig, ax = _kept_canvas(kind, frame.theme)
+    for artist in (*ax.lines, *ax.texts, *ax.patches, *ax.collections, *fig.texts):
         artist.remove()
-    ax.relim()  # the removed lines' extent is forgotten
+    ax.containers.clear()  # a bar's or whisker's group, which holds its artists
+    ax.relim()  # the removed marks' extent is forgotten
     fig.set_size_inches(frame.width / _DPI, frame.height / _DPI)
-    ax.set_position(_plot_area(frame, left=72))
+    ax.set_position(_plot_area(frame, left=left))
     return fig, ax
-
-
-@lru_cache(maxsize=_KEPT_FIGURES)
-def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
-    with _figure(frame) as (fig, palette):
-        ax = fig.add_axes(_plot_area(frame, left=_label_room(figure, frame)))
-        _draw_bars_axes(ax, figure, palette)
-        _titles(fig, frame, figure.title, figure.caption, palette)
-        return _render(fig, frame)
 
 
 @lru_cache(maxsize=_KEPT_FIGURES)
@@ -342,7 +344,8 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
         "annotation": palette.annotation,
     }
     counts = {"change": 0, "annotation": 0}
-    for marker in figure.markers:
+    # Changes and notes are at runs: with none in the window, none are placed.
+    for marker in figure.markers if figure.values else ():
         kind = "annotation" if marker.kind == "annotation" else "change"
         gid = f"{kind}-{counts[kind]}"
         counts[kind] += 1
@@ -368,11 +371,10 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
     ax.yaxis.label.set_gid("value-axis")
     ax.set_ylabel(figure.value_label)
     if not figure.values:
-        # Nothing to scale: no levels, and no dates unless a change or a note gives some.
+        # Nothing to scale: no levels, no dates.
         ax.yaxis.set_major_locator(NullLocator())
-        if not figure.markers:
-            ax.xaxis.set_major_locator(NullLocator())
-            ax.xaxis.set_major_formatter(NullFormatter())
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_major_formatter(NullFormatter())
         ax.text(
             0.5,
             0.5,
@@ -385,6 +387,9 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
 
 
 def _draw_bars_axes(ax: Axes, figure: BarsFigure, palette: Palette) -> None:
+    # Before any mark: a kept axes may have either scale, and a change of scale scales the
+    # axis to the marks there are.
+    ax.set_xscale("log" if figure.log_scale else "linear")
     _style_axes(ax, palette)
     ax.grid(axis="y", visible=False)
     positions = list(range(len(figure.bars)))[::-1]  # the first bar on top
@@ -414,16 +419,19 @@ def _draw_bars_axes(ax: Axes, figure: BarsFigure, palette: Palette) -> None:
             )
     ax.set_yticks(positions, [_clip(bar.label, 48) for bar in figure.bars])
     if figure.log_scale:
-        ax.set_xscale("log")
         # Plain numbers: the log scale labels in TeX by default ("$10^{0}$"), which
         # text.parse_math off would draw as written.
         ax.xaxis.set_major_formatter(LogFormatter())
         ax.xaxis.set_minor_formatter(LogFormatter())
-    if figure.reference is not None:
+    if figure.reference is not None and figure.bars:
         ax.axvline(figure.reference, color=palette.neutral, linewidth=1, gid="reference")
     ax.xaxis.label.set_gid("value-axis")
     ax.set_xlabel(figure.value_label)
     if not figure.bars:
+        # Nothing to scale the values' axis by (and no reference line, drawn above only
+        # beside bars).
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.text(
             0.5,
             0.5,
