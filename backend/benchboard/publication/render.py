@@ -1,13 +1,12 @@
 """A laid-out matplotlib Figure as SVG or PNG bytes (draw.py lays figures out, this writes).
 
-**Why not `Figure.savefig` for SVG.** matplotlib keeps the extents of texts per renderer
-and savefig builds a new renderer for every file, so every figure laid out its tick labels,
-title and caption again with FreeType, and converted each glyph to an outline again: a
-fifth of an SVG's time. Here the SVG renderer takes text extents and glyph outlines from
-one cache per process (`_GLYPHS`); a glyph's outline is still written once per file as a
-`<path>` in `<defs>` that its uses refer to, as matplotlib writes them, so the file is the
-same byte for byte.
-"""
+**Why not `Figure.savefig`.** matplotlib keeps the extents of texts per renderer and
+savefig builds a new renderer for every file, so every figure measured its tick labels,
+title and caption again with FreeType, and for SVG converted each glyph to an outline
+again: a fifth of an SVG's time, a tenth of a PNG's. Here the renderers take text extents
+(and the SVG one glyph outlines) from caches kept for the process; a glyph's outline is
+still written once per SVG as a `<path>` in `<defs>` that its uses refer to, so each file
+is byte for byte what savefig writes (tests/publication/test_render.py)."""
 
 import io
 import re
@@ -15,6 +14,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Literal
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.backends.backend_mixed import MixedModeRenderer
 from matplotlib.backends.backend_svg import RendererSVG
 from matplotlib.figure import Figure
@@ -22,6 +22,8 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.ft2font import FT2Font
 from matplotlib.textpath import TextToPath
 from numpy.typing import NDArray
+from PIL import Image
+from PIL.PngImagePlugin import PngInfo
 
 Placed = tuple[str, float, float, float]  # a glyph's id, x, y and scale
 Outline = tuple[NDArray[Any], NDArray[Any]]  # a glyph's vertices and path codes
@@ -110,8 +112,48 @@ def _in_pixels(body: bytes, width: int, height: int) -> bytes:
     return _ROOT_SIZE.sub(f'width="{width}px" height="{height}px"'.encode(), body, count=1)
 
 
-def png(fig: Figure, *, metadata: dict[str, Any]) -> bytes:
+class _KeptExtentsAgg(RendererAgg):
+    """RendererAgg whose texts' extents are kept for the process, as the SVG renderer's
+    are (their glyphs are still rasterized for each image)."""
+
+    def get_text_width_height_descent(
+        self, s: str, prop: FontProperties, ismath: bool | Literal["TeX"]
+    ) -> tuple[float, float, float]:
+        key = (s, prop.copy(), ismath, self.dpi)  # hinting: rcParams, set once (draw.py)
+        found = _AGG_EXTENTS.get(key)
+        if found is None:
+            if len(_AGG_EXTENTS) >= _TEXTS:
+                _AGG_EXTENTS.clear()
+            width, height, descent = super().get_text_width_height_descent(  # type: ignore[no-untyped-call]
+                s, prop, ismath
+            )
+            found = _AGG_EXTENTS[key] = (width, height, descent)
+        return found
+
+
+_AGG_EXTENTS: dict[
+    tuple[str, FontProperties, bool | Literal["TeX"], float], tuple[float, float, float]
+] = {}
+
+
+class _Canvas(FigureCanvasAgg):
+    def get_renderer(self) -> RendererAgg:
+        width, height = self.get_width_height(physical=True)
+        return _KeptExtentsAgg(width, height, self.figure.dpi)  # type: ignore[no-untyped-call]
+
+
+def png(fig: Figure, *, metadata: dict[str, str]) -> bytes:
+    """What `fig.savefig(format="png")` writes (backend_agg.print_png), with kept text
+    extents."""
+    canvas = _Canvas(fig)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    pixels = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+    size = canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", size, pixels, "raw", "RGBA", 0, 1)
+    info = PngInfo()
+    for key, value in metadata.items():
+        info.add_text(key, value)
     out = io.BytesIO()
     # zlib level 1: a third of the PNG's time at level 6, for a few % more bytes.
-    fig.savefig(out, format="png", dpi=fig.dpi, metadata=metadata, pil_kwargs={"compress_level": 1})
+    image.save(out, format="png", pnginfo=info, dpi=(fig.dpi, fig.dpi), compress_level=1)
     return out.getvalue()
