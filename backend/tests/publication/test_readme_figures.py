@@ -3,13 +3,18 @@ now: a change to the drawing or to the seed data that moves them fails here unti
 drawn again."""
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
+from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from benchboard.config import REPO_ROOT
 from benchboard.publication.readme import README_FIGURES, readme_figures
+from tests.processes import service_env
 from tests.seeded import seeded  # noqa: F401  (a fixture)
 
 
@@ -39,3 +44,28 @@ def test_the_readme_embeds_each_figure_by_a_relative_path() -> None:
     readme = (REPO_ROOT / "README.md").read_text()
     for name in sorted(path.name for path in README_FIGURES.iterdir()):
         assert f"](backend/docs/figures/{name})" in readme, name
+
+
+def test_the_command_writes_them_and_leaves_the_database_as_it_was(
+    engine: Engine, tmp_path: Path
+) -> None:
+    runs_before = stored_runs(engine)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchboard.cli", "readme-figures", "--out", str(tmp_path)],
+        env=service_env(engine),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    written = sorted(path.name for path in tmp_path.iterdir())
+    assert written == sorted(path.name for path in README_FIGURES.iterdir())
+    for name in written:
+        committed = (README_FIGURES / name).read_bytes()
+        assert shown(name, (tmp_path / name).read_bytes()) == shown(name, committed), name
+    assert stored_runs(engine) == runs_before  # the seed studies were rolled back
+
+
+def stored_runs(engine: Engine) -> int:
+    with engine.connect() as db:
+        return int(db.scalar(text("SELECT count(*) FROM run")) or 0)
