@@ -15,7 +15,7 @@ from benchboard.series.filters import SeriesFilter
 from benchboard.studies.service import get_study
 
 README_FIGURES = REPO_ROOT / "backend" / "docs" / "figures"
-STUDY = "dart-async-file-writes"  # the first seed study: one finding, three sync/async pairs
+STUDY = "dart-async-file-writes"  # the first seed study: a finding and sync/async pairs
 
 
 def readme_figures(session: Session) -> dict[str, bytes]:
