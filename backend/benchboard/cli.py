@@ -1,5 +1,5 @@
 """`benchboard`: serve, run a detection worker, migrate, apply retention, manage tokens,
-delete runs, load the demo, print the OpenAPI schema.
+delete runs, load the demo, draw the README's figures, print the OpenAPI schema.
 
 Modules that define Prometheus metrics are imported inside the commands: `serve` must
 choose the metrics directory before the first of them is imported (benchboard.metrics).
@@ -17,6 +17,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import cast
 
 import uvicorn
@@ -209,6 +210,18 @@ def demo_load(settings: Settings, _: argparse.Namespace) -> None:
     _in_transaction(settings, lambda session: print(f"{len(load_demo(session))} demo runs"))
 
 
+def readme_figures(settings: Settings, args: argparse.Namespace) -> None:
+    """Draw the README's figures from the seed studies, loaded in a transaction that is
+    rolled back: the database is left as it was."""
+    from benchboard.demo import load_demo
+    from benchboard.publication.readme import README_FIGURES, write_readme_figures
+
+    with _database(settings) as engine, Session(engine) as session:
+        load_demo(session)
+        for path in write_readme_figures(session, args.out or README_FIGURES):
+            print(path)
+
+
 def print_openapi(settings: Settings, _: argparse.Namespace) -> None:
     from benchboard.main import openapi_document
 
@@ -277,6 +290,11 @@ def _parser() -> argparse.ArgumentParser:
     delete.set_defaults(run=run_delete)
     demo = commands.add_parser("demo", help="seed studies").add_subparsers(required=True)
     demo.add_parser("load", help="load the seed studies").set_defaults(run=demo_load)
+    figures = commands.add_parser(
+        "readme-figures", help="draw the README's figures from the seed studies"
+    )
+    figures.add_argument("--out", type=Path, help="folder to write (backend/docs/figures)")
+    figures.set_defaults(run=readme_figures)
     commands.add_parser("openapi", help="print the OpenAPI schema").set_defaults(run=print_openapi)
     commands.add_parser(
         "vocabulary", help="print the units and other vocabularies as TypeScript"

@@ -19,14 +19,12 @@ and anyone scripting over the SVG can find: `runs` (one `<use>` per point),
 `change-N` (a detected change), `annotation-N` (a pinned note), `bar-N` and
 `interval-N` (a bar and its whisker), `caption`, `value-axis` (the unit's label).
 
-matplotlib's global settings and font cache are not thread-safe and routes run in
-worker threads: one figure is drawn at a time (`_LOCK`); a figure is a few ms to tens
-of ms of CPU that the GIL would serialize anyway.
+matplotlib's global settings and font cache are not thread-safe, histories share a kept
+figure per theme, and routes run in worker threads: one figure is drawn at a time
+(`_LOCK`); a figure is a few ms to tens of ms of CPU that the GIL would serialize anyway.
 """
 
-import io
 import math
-import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,9 +40,10 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.textpath import TextToPath
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import LogFormatter, MaxNLocator, NullFormatter, NullLocator
 from matplotlib.typing import RcKeyType
 
+from benchboard.publication import render
 from benchboard.vocabulary import BaselineVerdict
 
 ImageFormat = Literal["svg", "png"]
@@ -233,8 +232,9 @@ def _text_pixels(text: str) -> int:
 
 @lru_cache(maxsize=_KEPT_FIGURES)
 def draw_history(figure: HistoryFigure, frame: Frame) -> bytes:
-    with _figure(frame) as (fig, palette):
-        ax = fig.add_axes(_plot_area(frame, left=72))
+    palette = PALETTES[frame.theme]
+    with _LOCK:
+        fig, ax = _canvas("history", frame, left=72)
         _draw_history_axes(ax, figure, palette)
         _titles(fig, frame, figure.title, figure.caption, palette)
         return _render(fig, frame)
@@ -242,11 +242,33 @@ def draw_history(figure: HistoryFigure, frame: Frame) -> bytes:
 
 @lru_cache(maxsize=_KEPT_FIGURES)
 def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
-    with _figure(frame) as (fig, palette):
-        ax = fig.add_axes(_plot_area(frame, left=_label_room(figure, frame)))
+    palette = PALETTES[frame.theme]
+    with _LOCK:
+        fig, ax = _canvas("bars", frame, left=_label_room(figure, frame))
         _draw_bars_axes(ax, figure, palette)
         _titles(fig, frame, figure.title, figure.caption, palette)
         return _render(fig, frame)
+
+
+@cache
+def _kept_canvas(kind: Literal["history", "bars"], theme: Theme) -> tuple[Figure, Axes]:
+    _configure()
+    fig = Figure(dpi=_DPI, facecolor=PALETTES[theme].background)
+    return fig, fig.add_axes((0, 0, 1, 1))
+
+
+def _canvas(kind: Literal["history", "bars"], frame: Frame, *, left: int) -> tuple[Figure, Axes]:
+    """One figure and axes per kind and theme, emptied and drawn again for each chart:
+    building an axes and its dozen ticks was ~40 % of a history SVG's CPU. What is drawn
+    is what a new figure draws, byte for byte (tests/publication/test_draw.py)."""
+    fig, ax = _kept_canvas(kind, frame.theme)
+    for artist in (*ax.lines, *ax.texts, *ax.patches, *ax.collections, *fig.texts):
+        artist.remove()
+    ax.containers.clear()  # a bar's or whisker's group, which holds its artists
+    ax.relim()  # the removed marks' extent is forgotten
+    fig.set_size_inches(frame.width / _DPI, frame.height / _DPI)
+    ax.set_position(_plot_area(frame, left=left))
+    return fig, ax
 
 
 @lru_cache(maxsize=_KEPT_FIGURES)
@@ -297,6 +319,14 @@ def draw_card(card: CardFigure, frame: Frame) -> bytes:
 
 def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> None:
     _style_axes(ax, palette)
+    # The locators first: a change's line reads the time axis' limits, which a single run's
+    # date widens by the locator's rule.
+    # Six dates at most: each tick is five artists to lay out and draw, most of a figure's time.
+    locator = AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
+    # Four levels read well at any size; each tick is a few artists to lay out and draw.
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     times = date2num(list(figure.times))  # type: ignore[no-untyped-call]
     ax.plot(times, figure.values, color=palette.line, linewidth=1.2, gid="line")
     ax.plot(
@@ -314,7 +344,8 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
         "annotation": palette.annotation,
     }
     counts = {"change": 0, "annotation": 0}
-    for marker in figure.markers:
+    # Changes and notes are at runs: with none in the window, none are placed.
+    for marker in figure.markers if figure.values else ():
         kind = "annotation" if marker.kind == "annotation" else "change"
         gid = f"{kind}-{counts[kind]}"
         counts[kind] += 1
@@ -337,15 +368,13 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
             color=colours[marker.kind],
             gid=f"{gid}-label",
         )
-    # Six dates at most: each tick is five artists to lay out and draw, most of a figure's time.
-    locator = AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
-    ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     ax.yaxis.label.set_gid("value-axis")
     ax.set_ylabel(figure.value_label)
-    # Four levels read well at any size; each tick is a few artists to lay out and draw.
-    ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
     if not figure.values:
+        # Nothing to scale: no levels, no dates.
+        ax.yaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_major_formatter(NullFormatter())
         ax.text(
             0.5,
             0.5,
@@ -358,6 +387,9 @@ def _draw_history_axes(ax: Axes, figure: HistoryFigure, palette: Palette) -> Non
 
 
 def _draw_bars_axes(ax: Axes, figure: BarsFigure, palette: Palette) -> None:
+    # Before any mark: a kept axes may have either scale, and a change of scale scales the
+    # axis to the marks there are.
+    ax.set_xscale("log" if figure.log_scale else "linear")
     _style_axes(ax, palette)
     ax.grid(axis="y", visible=False)
     positions = list(range(len(figure.bars)))[::-1]  # the first bar on top
@@ -387,12 +419,19 @@ def _draw_bars_axes(ax: Axes, figure: BarsFigure, palette: Palette) -> None:
             )
     ax.set_yticks(positions, [_clip(bar.label, 48) for bar in figure.bars])
     if figure.log_scale:
-        ax.set_xscale("log")
-    if figure.reference is not None:
+        # Plain numbers: the log scale labels in TeX by default ("$10^{0}$"), which
+        # text.parse_math off would draw as written.
+        ax.xaxis.set_major_formatter(LogFormatter())
+        ax.xaxis.set_minor_formatter(LogFormatter())
+    if figure.reference is not None and figure.bars:
         ax.axvline(figure.reference, color=palette.neutral, linewidth=1, gid="reference")
     ax.xaxis.label.set_gid("value-axis")
     ax.set_xlabel(figure.value_label)
     if not figure.bars:
+        # Nothing to scale the values' axis by (and no reference line, drawn above only
+        # beside bars).
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.text(
             0.5,
             0.5,
@@ -408,7 +447,7 @@ def _style_axes(ax: Axes, palette: Palette) -> None:
     ax.set_facecolor(palette.background)
     ax.grid(True, axis="y", color=palette.grid, linewidth=0.6)  # levels; times need none
     ax.set_axisbelow(True)
-    ax.tick_params(colors=palette.text, labelsize=9)
+    ax.tick_params(which="both", colors=palette.text, labelsize=9)  # minor: a log scale's
     for spine in ax.spines.values():
         spine.set_color(palette.grid)
     ax.xaxis.label.set_color(palette.text)
@@ -481,26 +520,7 @@ def _figure(frame: Frame) -> Iterator[tuple[Figure, Palette]]:
 
 
 def _render(fig: Figure, frame: Frame) -> bytes:
-    out = io.BytesIO()
     if frame.image_format == "png":
-        # zlib level 1: a third of the PNG's time at level 6, for a few % more bytes.
-        fig.savefig(
-            out,
-            format="png",
-            dpi=_DPI,
-            metadata={"Software": "Benchboard"},
-            pil_kwargs={"compress_level": 1},
-        )
-        return out.getvalue()
-    fig.savefig(out, format="svg", metadata={"Date": None, "Creator": "Benchboard"})
-    return _in_pixels(out.getvalue(), frame)
-
-
-# matplotlib sizes an SVG in points (72 to the inch): 800 asked pixels would show as
-# 768 CSS pixels. The root's width and height in pixels, its viewBox unchanged, scale it.
-_ROOT_SIZE = re.compile(rb'width="[0-9.]+pt" height="[0-9.]+pt"')
-
-
-def _in_pixels(svg: bytes, frame: Frame) -> bytes:
-    size = f'width="{frame.width}px" height="{frame.height}px"'.encode()
-    return _ROOT_SIZE.sub(size, svg, count=1)
+        return render.png(fig, metadata={"Software": "Benchboard"})
+    metadata = {"Date": None, "Creator": "Benchboard"}
+    return render.svg(fig, width=frame.width, height=frame.height, metadata=metadata)

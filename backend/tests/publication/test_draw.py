@@ -1,0 +1,73 @@
+"""Histories and bars are drawn on one kept figure per kind and theme: what was drawn before
+changes nothing."""
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from benchboard.publication import draw
+from benchboard.publication.draw import (
+    IMAGE_FORMATS,
+    Bar,
+    BarsFigure,
+    Frame,
+    HistoryFigure,
+    ImageFormat,
+    Marker,
+)
+
+START = datetime(2025, 1, 1, tzinfo=UTC)
+Drawing = Callable[[Frame], bytes]
+
+
+def history(runs: int, *, markers: tuple[Marker, ...] = ()) -> Drawing:
+    figure = HistoryFigure(
+        title=f"{runs} runs",
+        caption="file-write-tiny · machine test",
+        value_label="time_per_op (us)",
+        times=tuple(START + timedelta(days=i) for i in range(runs)),
+        values=tuple(100.0 + i % 3 * (runs - i) for i in range(runs)),
+        markers=markers,
+    )
+    # The drawing itself, not the kept bytes of a figure drawn before.
+    return lambda frame: draw.draw_history.__wrapped__(figure, frame)
+
+
+def bars(*values: float, ratio: bool = False) -> Drawing:
+    figure = BarsFigure(
+        title="async / sync" if ratio else "async 2× slower than sync",
+        caption="dart-async-file-writes",
+        value_label="time_per_op (us)",
+        bars=tuple(Bar(f"side {i}", v, v * 0.9, v * 1.1) for i, v in enumerate(values)),
+        reference=1.0 if ratio else None,
+        log_scale=ratio,
+        colours_by_bar=not ratio,
+    )
+    return lambda frame: draw.draw_bars.__wrapped__(figure, frame)
+
+
+STEP = (Marker(START + timedelta(days=5), "regression", "+30.0%"),)
+FIGURES = {
+    "history": history(12, markers=STEP),
+    "one run": history(1),  # the dates widen around it
+    "no runs": history(0),  # no value ticks
+    "a change, no runs": history(0, markers=STEP),  # not drawn: no run to place it at
+    "long history": history(500),
+    "bars": bars(120.0, 57.5),
+    "ratios": bars(2.1, 0.4, 1.05, ratio=True),  # a log axis
+    "no bars": bars(),
+    "no ratios": bars(ratio=True),
+}
+
+
+@pytest.mark.parametrize("name", FIGURES)
+@pytest.mark.parametrize("image_format", IMAGE_FORMATS)
+def test_a_figure_draws_the_same_after_any_other(name: str, image_format: ImageFormat) -> None:
+    frame = Frame(800, 400, "light", image_format)
+    draw._kept_canvas.cache_clear()  # new figures and axes
+    first = FIGURES[name](frame)
+    for other_index, other in enumerate(FIGURES.values()):
+        other_format = IMAGE_FORMATS[other_index % 2]
+        other(Frame(500 + 100 * other_index, 300, "light", other_format))
+        assert FIGURES[name](frame) == first
