@@ -8,7 +8,6 @@ is judged by compare.verdict against the baseline branch's recent history of the
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlencode
 
 from sqlalchemy import select
@@ -32,7 +31,7 @@ from benchboard.detection.thresholds import MIN_RELATIVE_CHANGE, SIGNIFICANCE
 from benchboard.errors import FieldError, NotFound, ValidationFailed
 from benchboard.models import Result, Run, Series
 from benchboard.runs.queries import get_run_summary
-from benchboard.series.recent import as_observation, recent_results
+from benchboard.series.recent import Recent, as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
 from benchboard.stats.noise import RunLevel
 from benchboard.suites.branches import default_branch
@@ -173,7 +172,7 @@ def _judge(
     for key in shared:
         before, after = baseline_results[key], contender_results[key]
         history, note = baseline_history(
-            histories.get(before.side.series_id, []), baseline.id, before.observation
+            histories.get(before.side.series_id, Recent([])), baseline.id, before.observation
         )
         judgement = judge_against_baseline(
             history, after.observation, higher_is_better=before.identity.direction == "higher"
@@ -185,20 +184,23 @@ def _judge(
 
 
 def baseline_history(
-    rows: list[Any], baseline_id: uuid.UUID, baseline: Observation
+    recent: Recent, baseline_id: uuid.UUID, baseline: Observation
 ) -> tuple[list[Observation], str]:
     """The history a pair is judged over, oldest first and ending with the baseline's
-    level, and a note for the basis. `rows` are recent_results' (outliers left out): when
-    the baseline run's own result is marked an outlier, the newest result before it is
-    the baseline, as detection would compare against it."""
+    level, and a note for the basis. `recent` is curated as detection's history is
+    (series.recent): outliers left out, and from a baseline reset on. When the baseline
+    run's own result is marked an outlier, the newest result before it is the baseline,
+    as detection would compare against it."""
+    rows = recent.rows
+    reset = f"; history from the baseline reset at run {recent.reset_at}" if recent.reset_at else ""
     earlier = [as_observation(row) for row in rows if row.run_id != baseline_id]
     if len(earlier) < len(rows):
-        return [*earlier[-(HISTORY_RUNS - 1) :], baseline], ""
+        return [*earlier[-(HISTORY_RUNS - 1) :], baseline], reset
     if not earlier:
         return [baseline], "; the baseline result is marked an outlier, but no earlier one is"
     return earlier[-HISTORY_RUNS:], (
         "; the baseline run's result is marked an outlier, so the newest result before it"
-        " is the baseline"
+        f" is the baseline{reset}"
     )
 
 

@@ -18,7 +18,7 @@ from benchboard.compare.verdict import judge_against_baseline
 from benchboard.detection.detect import Observation
 from benchboard.models import Hardware, Result, Series
 from benchboard.runs.queries import get_run_summary
-from benchboard.series.recent import as_observation, recent_results
+from benchboard.series.recent import Recent, as_observation, recent_results
 from benchboard.series.schemas import ResultIdentity
 from benchboard.vocabulary import BaselineVerdict
 
@@ -47,7 +47,9 @@ def compare_runs(
     matched = []
     for key in shared:
         history, note = baseline_history(
-            histories.get(baseline[key].series_id, []), baseline_id, baseline[key].observation
+            histories.get(baseline[key].series_id, Recent([])),
+            baseline_id,
+            baseline[key].observation,
         )
         matched.append(_matched(baseline[key], contender[key], history, note=note))
     return RunComparison(

@@ -55,7 +55,8 @@ def restore_outlier(
 def reset_baseline(
     series_id: Id64, body: BaselineReset, session: SessionDep, token: MaintainerToken
 ) -> SeriesCurationOut:
-    """Start detection at this run, after an intended change (replaces an earlier reset)."""
+    """Start detection and baseline verdicts (hence the CI gate) at this run, after an
+    intended change (replaces an earlier reset)."""
     return service.mark(
         session,
         series_id,
@@ -71,5 +72,5 @@ def reset_baseline(
 def undo_baseline_reset(
     series_id: Id64, session: SessionDep, token: MaintainerToken
 ) -> SeriesCurationOut:
-    """Detection analyses the whole window again."""
+    """Detection and baseline verdicts read the whole window again."""
     return service.unmark(session, series_id, "baseline_reset", run_id=None, actor=token)

@@ -1,9 +1,9 @@
 """Baseline curation, audited and reversible: a maintainer marks a run's result of a
-series as an outlier (left out of detection and of baseline verdicts: series/recent.py)
-or resets the series' baseline at a run after an intended change (detection starts
-there). Undoing either keeps the row with who undid it, so the record is whole. Each
-change queues the series for a fresh check, which refines or retracts its changes as the
-curated history shows."""
+series as an outlier (left out of detection and of baseline verdicts) or resets the
+series' baseline at a run after an intended change (detection and baseline verdicts
+start there): one rule for both, series/recent.py. Undoing either keeps the row with who
+undid it, so the record is whole. Each change queues the series for a fresh check, which
+refines or retracts its changes as the curated history shows."""
 
 import uuid
 from datetime import UTC, datetime

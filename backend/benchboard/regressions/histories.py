@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from benchboard.bulk import driver_connection
 from benchboard.detection.detect import Runs
-from benchboard.series.recent import in_base_units, read_curation
+from benchboard.series.recent import baseline_start, in_base_units, read_curation
 from benchboard.stats.noise import run_level
 
 HISTORY_WINDOW = 200
@@ -54,12 +54,7 @@ def runs_of(history: History) -> Runs:
 def since_baseline(history: History, expected: Sequence[str]) -> Runs:
     """The runs detection analyses: from the newest change a maintainer marked
     `expected` on, or run a maintainer reset the baseline at, else the whole window."""
-    start = 0
-    starts = [*expected, *history.resets]
-    if starts:
-        position = {key: index for index, key in enumerate(history.keys)}
-        start = max(position.get(key, 0) for key in starts)
-    return runs_of(history).since(start)
+    return runs_of(history).since(baseline_start(history.keys, [*expected, *history.resets]))
 
 
 # Index-only scans of ix_result_series_started_at, newest first; replicates come from

@@ -1,9 +1,9 @@
 """The recent results of series, as change detection and baseline verdicts read them,
 and the one rule both follow for a maintainer's curation: a result marked an outlier is
-left out of what they read."""
+left out of what they read, and a baseline reset starts it (baseline_start)."""
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,11 +18,21 @@ from benchboard.series.service import series_id_table
 from benchboard_ingest.vocabulary import unit_info
 
 
+@dataclass(frozen=True)
+class Recent:
+    """A series' recent results, oldest first (result rows), as verdicts read them."""
+
+    rows: list[Any]
+    # The run a maintainer reset the series' baseline at, when the rows start there.
+    reset_at: str | None = None
+
+
 def recent_results(
     session: Session, series_ids: list[int], *, window: int, until: datetime | None = None
-) -> dict[int, list[Any]]:
-    """The newest `window` results of each series (up to `until`), oldest first, less
-    those a maintainer marked outliers (as detection's window: read_curation).
+) -> dict[int, Recent]:
+    """The newest `window` results of each series (up to `until`), oldest first, curated
+    as detection's window is (read_curation): less those a maintainer marked outliers, and
+    from the series' baseline reset on (baseline_start).
 
     One LATERAL index scan per series (LIMIT on the series' own index), so the cost
     follows the window, not the length of the whole history.
@@ -48,14 +58,27 @@ def recent_results(
     rows = session.execute(
         select(ids.c.id.label("series_id"), *lateral.c).join(lateral, literal_column("true"))
     )
-    outliers = read_curation(session, series_ids).outliers
+    curation = read_curation(session, series_ids)
     histories: dict[int, list[Any]] = defaultdict(list)
     for row in rows:
-        if str(row.run_id) not in outliers.get(row.series_id, ()):
+        if str(row.run_id) not in curation.outliers.get(row.series_id, ()):
             histories[row.series_id].append(row)
-    for history in histories.values():
+    found = {}
+    for series_id, history in histories.items():
         history.reverse()  # newest first from the index; readers want oldest first
-    return histories
+        keys = [str(row.run_id) for row in history]
+        resets = curation.resets.get(series_id, [])
+        start = baseline_start(keys, resets)
+        found[series_id] = Recent(history[start:], keys[start] if keys[start] in resets else None)
+    return found
+
+
+def baseline_start(keys: Sequence[str], starts: Iterable[str]) -> int:
+    """Where a series' history is read from, by detection and verdicts alike: the newest
+    of `starts` (runs its baseline was reset at) among `keys` (run ids, oldest first). A
+    start not among them (older than the window read, or after it) moves nothing."""
+    position = {key: index for index, key in enumerate(keys)}
+    return max((position.get(key, 0) for key in starts), default=0)
 
 
 @dataclass(frozen=True)
@@ -69,7 +92,8 @@ class Curation:
 def read_curation(session: Session, series_ids: Sequence[int]) -> Curation:
     """The active outlier marks and baseline resets of these series: one statement, on a
     table of a few rows per curated series. Detection (regressions/histories.py) and
-    baseline verdicts (recent_results) both leave the outliers out."""
+    baseline verdicts (recent_results) both leave the outliers out and start at the
+    newest reset (baseline_start)."""
     curation = Curation(outliers=defaultdict(set), resets=defaultdict(list))
     rows = session.execute(
         select(SeriesCuration.series_id, SeriesCuration.run_id, SeriesCuration.kind).where(

@@ -78,7 +78,7 @@ def test_a_stored_history_reads_as_every_result_row_says(
     series_id = session.scalars(select(Result.series_id).where(Result.run_id == run_ids[0])).one()
 
     [history] = read_histories(session, [series_id])
-    rows = recent_results(session, [series_id], window=HISTORY_WINDOW)[series_id]
+    rows = recent_results(session, [series_id], window=HISTORY_WINDOW)[series_id].rows
     expected = Runs.of([as_observation(row) for row in rows])
     found = runs_of(history)
     assert list(found.keys) == list(expected.keys) == run_ids

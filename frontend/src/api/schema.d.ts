@@ -591,13 +591,14 @@ export interface paths {
         get?: never;
         /**
          * Reset Baseline
-         * @description Start detection at this run, after an intended change (replaces an earlier reset).
+         * @description Start detection and baseline verdicts (hence the CI gate) at this run, after an
+         *     intended change (replaces an earlier reset).
          */
         put: operations["reset_baseline_api_v1_series__series_id__baseline_reset_put"];
         post?: never;
         /**
          * Undo Baseline Reset
-         * @description Detection analyses the whole window again.
+         * @description Detection and baseline verdicts read the whole window again.
          */
         delete: operations["undo_baseline_reset_api_v1_series__series_id__baseline_reset_delete"];
         options?: never;
