@@ -83,6 +83,11 @@ test.describe("baseline curation", () => {
     await expect(charts.locator(".recharts-line-dot")).toHaveCount(14);
     await expect(charts.locator('.recharts-line-dot[data-outlier="true"]')).toHaveCount(1);
     await expect(charts.locator('.strip-levels path[data-outlier="true"]')).toHaveCount(1);
+    // Drawn, but not counted in its side's box: 9 of the 10 runs before the change.
+    await expect(charts.getByText("before (9 runs)")).toBeVisible();
+    await expect(charts.getByText("after (4 runs)")).toBeVisible();
+    await expect(charts).toContainText("hollow: marked outliers, left out of the box");
+    await expect(charts.locator("td", { hasText: "before, marked outlier" })).toHaveCount(1);
     await screenshots(page, "outlier-on-change");
   });
 

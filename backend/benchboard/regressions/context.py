@@ -1,7 +1,8 @@
 """What a detected change's page draws: the series' runs around it, the spread of each side,
-the commit range and the run to compare with."""
+the commit range and the run to compare with. Results a maintainer marked outliers are
+drawn (hollow) but left out of the spreads, as detection leaves them out (read_curation)."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session
 from benchboard.errors import NotFound
 from benchboard.models import Regression, Result, Run
 from benchboard.regressions.schemas import ContextPoint, LevelSpread, RegressionContext
+from benchboard.series.recent import read_curation
 
 
 def _point(row: Any) -> ContextPoint:
@@ -25,8 +27,10 @@ def _point(row: Any) -> ContextPoint:
     )
 
 
-def level_spread(levels: Sequence[float]) -> LevelSpread | None:
-    """Five-number summary of run levels; quartiles interpolate linearly (numpy's default)."""
+def level_spread(points: Sequence[ContextPoint], outliers: Collection[str]) -> LevelSpread | None:
+    """Five-number summary of the points' run levels, less the outliers' (run ids);
+    quartiles interpolate linearly (numpy's default)."""
+    levels = [p.value_base for p in points if str(p.run_id) not in outliers]
     if not levels:
         return None
     low, q1, median, q3, high = np.percentile(levels, [0, 25, 50, 75, 100])
@@ -66,11 +70,14 @@ def regression_context(session: Session, regression_id: int, *, window: int) -> 
     after_points = [_point(row) for row in after]
     previous = before_points[-1] if before_points else None
     changed = next((p for p in after_points if p.run_id == regression.run_id), None)
+    outliers = read_curation(session, [regression.series_id]).outliers.get(
+        regression.series_id, set()
+    )
     return RegressionContext(
         before=before_points,
         after=after_points,
-        before_spread=level_spread([p.value_base for p in before_points]),
-        after_spread=level_spread([p.value_base for p in after_points]),
+        before_spread=level_spread(before_points, outliers),
+        after_spread=level_spread(after_points, outliers),
         previous_run_id=previous.run_id if previous else None,
         commit_before=previous.commit if previous else None,
         commit_after=changed.commit if changed else None,

@@ -262,8 +262,12 @@ class RegressionContext(BaseModel):
     after: list[ContextPoint] = Field(
         description="The run the change was found at, then later runs, in time order"
     )
-    before_spread: LevelSpread | None
-    after_spread: LevelSpread | None
+    before_spread: LevelSpread | None = Field(
+        description="Spread of the runs before, less those marked outliers (null: none left)"
+    )
+    after_spread: LevelSpread | None = Field(
+        description="Spread of the runs after, less those marked outliers (null: none left)"
+    )
     previous_run_id: uuid.UUID | None = Field(
         description="The series' last run before the change: compare it with the change's run"
     )

@@ -66,6 +66,33 @@ def test_each_sides_spread_is_its_five_number_summary(
         assert median == pytest.approx(statistics.median(base))
 
 
+def test_runs_marked_outliers_are_drawn_but_left_out_of_the_spreads(
+    client: TestClient, auth: dict[str, str], maintain_token: str
+) -> None:
+    run_ids = upload_with_commits(client, auth)
+    (series,) = client.get("/api/v1/series").json()["items"]
+    # Each side's lowest and highest run: the box's whiskers move when they leave.
+    low = min(range(10), key=lambda i: STEPPED[i])
+    high = max(range(10, 20), key=lambda i: STEPPED[i])
+    for index in (low, high):
+        response = client.put(
+            f"/api/v1/series/{series['id']}/outliers/{run_ids[index]}",
+            json={},
+            headers={"Authorization": f"Bearer {maintain_token}"},
+        )
+        assert response.status_code == 200, response.text
+    check_queued(client)
+    found = context(client)
+    assert [p["run_id"] for p in found["before"]] == run_ids[:10]
+    assert [p["run_id"] for p in found["after"]] == run_ids[10:]
+    for side, indices in (("before_spread", range(10)), ("after_spread", range(10, 20))):
+        base = [STEPPED[i] * 1e-6 for i in indices if i not in (low, high)]
+        q1, median, q3 = statistics.quantiles(base, n=4, method="inclusive")
+        assert found[side] == pytest.approx(
+            {"count": 9, "min": min(base), "q1": q1, "median": median, "q3": q3, "max": max(base)}
+        )
+
+
 def test_window_keeps_the_nearest_runs_on_each_side(
     client: TestClient, auth: dict[str, str]
 ) -> None:

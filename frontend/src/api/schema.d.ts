@@ -2163,12 +2163,14 @@ export interface components {
              * @description The run the change was found at, then later runs, in time order
              */
             after: components["schemas"]["ContextPoint"][];
+            /** @description Spread of the runs after, less those marked outliers (null: none left) */
             after_spread: components["schemas"]["LevelSpread"] | null;
             /**
              * Before
              * @description Runs before the change, in time order
              */
             before: components["schemas"]["ContextPoint"][];
+            /** @description Spread of the runs before, less those marked outliers (null: none left) */
             before_spread: components["schemas"]["LevelSpread"] | null;
             /**
              * Commit After

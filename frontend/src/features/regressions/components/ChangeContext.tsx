@@ -53,8 +53,19 @@ function CommitRange({
   );
 }
 
-/** Both charts' runs as a table: each run's side, time, level and replicates, linking to the run. */
-function ChangeRunsTable({ context, scale }: { context: RegressionContext; scale: Scale }) {
+/**
+ * Both charts' runs as a table: each run's side (and whether it is a marked outlier, drawn hollow),
+ * time, level and replicates, linking to the run.
+ */
+function ChangeRunsTable({
+  context,
+  scale,
+  outliers,
+}: {
+  context: RegressionContext;
+  scale: Scale;
+  outliers?: Outliers;
+}) {
   const sides = [
     ["before", context.before],
     ["after", context.after],
@@ -71,7 +82,7 @@ function ChangeRunsTable({ context, scale }: { context: RegressionContext; scale
             <Link key="run" to={runHref(p.run_id)}>
               {p.run_id.slice(0, 8)}
             </Link>,
-            side,
+            outliers?.has(p.run_id) ? `${side}, marked outlier` : side,
             formatDateTime(p.started_at),
             scale.format(scale.toDisplay(p.value_base), 4),
             String(p.samples_base?.length ?? 0),
@@ -85,7 +96,7 @@ function ChangeRunsTable({ context, scale }: { context: RegressionContext; scale
 /**
  * The change drawn: the series' runs around it with the change marked, and the spread of run
  * levels (and replicates) before and after it. Runs in `outliers` (a maintainer's marks) are
- * drawn hollow, as on the History chart.
+ * drawn hollow, as on the History chart; the server leaves them out of each side's box.
  */
 export function ChangeContext({ regression, outliers }: { regression: Regression; outliers?: Outliers }) {
   const context = useQuery(regressionContextQuery(regression.id));
@@ -128,7 +139,11 @@ export function ChangeContext({ regression, outliers }: { regression: Regression
                 </ChartFigure>
                 <ChartFigure
                   title="Before and after"
-                  subtitle={`(${scale.label}; box: quartiles and median of run levels; small dots: replicates)`}
+                  subtitle={`(${scale.label}; box: quartiles and median of run levels; small dots: replicates${
+                    strips.some((side) => side.levels.some((l) => l.outlier))
+                      ? "; hollow: marked outliers, left out of the box"
+                      : ""
+                  })`}
                   label={`Strip chart of run levels before (${strips[0].count} runs) and after (${strips[1].count} runs) the change, with boxes of quartiles and medians.`}
                 >
                   <StripChart
@@ -139,7 +154,7 @@ export function ChangeContext({ regression, outliers }: { regression: Regression
                   />
                 </ChartFigure>
               </div>
-              <ChangeRunsTable context={c} scale={scale} />
+              <ChangeRunsTable context={c} scale={scale} outliers={outliers} />
             </>
           );
         }}
