@@ -1,5 +1,6 @@
 // Study pages, leaderboards and sweeps against the real service with the seed studies. Reading
-// tests read only the seed studies; the maintainer's test writes into a suite of its own.
+// tests read only the seed studies; the maintainers' tests write into suites of their own.
+import type { SeriesList } from "../src/api/types";
 import { expect, screenshots, test, uniqueSuite } from "./fixtures";
 
 const finding = (page: import("@playwright/test").Page, text: string | RegExp) =>
@@ -198,5 +199,76 @@ test.describe("maintaining a study", () => {
     await expect(page.locator(`article.card[data-suite="${suite}"] .headline`)).toHaveText(
       "async 2× slower than sync for 100 tiny writes",
     );
+  });
+  test("moving a finding with Up and Down keeps the keyboard on that finding, also at the ends", async ({
+    page,
+    service,
+    request,
+  }) => {
+    const suite = uniqueSuite("study");
+    const run = crypto.randomUUID();
+    const result = {
+      benchmark: "file-write-tiny",
+      language: "dart",
+      implementation: "dart:io",
+      metric: "time_per_op",
+      unit: "us" as const,
+    };
+    await service.upload({
+      id: run,
+      suite,
+      started_at: "2025-03-20T12:00:00Z",
+      hardware: { name: "e2e-machine" },
+      results: [
+        { ...result, mode: "sync", value: 50 },
+        { ...result, mode: "async", value: 100 },
+      ],
+    });
+    const { items } = await service.get<SeriesList>(`/api/v1/series?suite=${suite}`);
+    const side = (mode: string, label: string) => ({
+      run_id: run,
+      series_id: items.find((s) => s.mode === mode)?.id,
+      label,
+    });
+    const pinned = await request.put(`/api/v1/suites/${suite}/findings`, {
+      data: {
+        findings: ["A", "B", "C"].map((name) => ({
+          numerator: side("async", "async"),
+          denominator: side("sync", "sync"),
+          context: `in case ${name}`,
+        })),
+      },
+      headers: { authorization: `Bearer ${service.maintainToken}` },
+    });
+    expect(pinned.status(), await pinned.text()).toBe(200);
+
+    await page.goto(`/studies/${suite}`);
+    await page.getByText("Maintain this study").click();
+    await page.getByLabel("Maintainer token").fill(service.maintainToken);
+    await page.getByRole("button", { name: "Use token" }).click();
+    const editor = page.getByRole("region", { name: "Pinned findings" });
+    const order = editor.locator("ol.finding-editor > li > span");
+    const button = (direction: "up" | "down", name: string) =>
+      editor.getByRole("button", { name: `Move ${direction}: async 2× slower than sync in case ${name}` });
+    await expect(order).toHaveText([/case A$/, /case B$/, /case C$/]);
+
+    // Enter on a finding's Down: it moves, and the focus stays on its Down button.
+    await button("down", "A").focus();
+    await page.keyboard.press("Enter");
+    await expect(order).toHaveText([/case B$/, /case A$/, /case C$/]);
+    await expect(button("down", "A")).toBeFocused();
+    // At the bottom its Down is disabled: the focus goes to its Up, not to the page.
+    await page.keyboard.press("Enter");
+    await expect(order).toHaveText([/case B$/, /case C$/, /case A$/]);
+    await expect(button("down", "A")).toBeDisabled();
+    await expect(button("up", "A")).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(order).toHaveText([/case B$/, /case A$/, /case C$/]);
+    await expect(button("up", "A")).toBeFocused();
+    // And at the top, from Up to its Down.
+    await page.keyboard.press("Enter");
+    await expect(order).toHaveText([/case A$/, /case B$/, /case C$/]);
+    await expect(button("up", "A")).toBeDisabled();
+    await expect(button("down", "A")).toBeFocused();
   });
 });
