@@ -183,46 +183,63 @@ test.describe("compare runs", () => {
   });
 });
 
+/**
+ * Two runs of a suite of the test's own for Compare: the fio seed run's results, a change on each,
+ * and two results only the baseline has and two only the contender has.
+ */
+async function comparedRuns(service: Service): Promise<{ url: string; shared: number }> {
+  const fio = await seedRun(FIO_RUN);
+  const suite = uniqueSuite("compare-sort");
+  const [template] = fio.results;
+  if (!template) throw new Error("the fio run has no results");
+  const only = (...benchmarks: string[]) => benchmarks.map((benchmark) => ({ ...template, benchmark }));
+  const baseline: UploadBody = {
+    ...structuredClone(fio),
+    id: crypto.randomUUID(),
+    suite,
+    results: [...fio.results, ...only("b-gone-1", "b-gone-2")],
+  };
+  const contender: UploadBody = {
+    ...structuredClone(baseline),
+    id: crypto.randomUUID(),
+    started_at: "2025-03-21T00:00:00Z",
+    results: [
+      ...fio.results.map((r, i) => ({ ...r, value: r.value * (1 + i / 10) })),
+      ...only("c-new-1", "c-new-2"),
+    ],
+  };
+  for (const run of [baseline, contender]) await service.upload(run);
+  return { url: `/compare?baseline=${baseline.id}&contender=${contender.id}`, shared: fio.results.length };
+}
+
+/** Compare's three tables, and how to read them. */
+function compareTables(page: Page) {
+  const shared = page.getByRole("table", { name: /^Results in both runs/ });
+  type Table = typeof shared;
+  return {
+    shared,
+    gone: page.getByRole("table", { name: "Only in the baseline" }),
+    added: page.getByRole("table", { name: "Only in the contender" }),
+    benchmarks: (table: Table) => cell(table, "benchmark").allInnerTexts(),
+    changes: (table: Table) =>
+      cell(table, "change")
+        .locator("data")
+        .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("value")))),
+    sortOf: (table: Table, id: string) => table.locator(`th:has(button[data-column="${id}"])`),
+  };
+}
+
 test.describe("compare runs: each table sorts on its own", () => {
   test("sorting one of the three tables leaves the others and their URL keys alone", async ({
     page,
     service,
   }) => {
-    const fio = await seedRun(FIO_RUN);
-    const suite = uniqueSuite("compare-sort");
-    const [template] = fio.results;
-    if (!template) throw new Error("the fio run has no results");
-    const only = (...benchmarks: string[]) => benchmarks.map((benchmark) => ({ ...template, benchmark }));
-    const baseline: UploadBody = {
-      ...structuredClone(fio),
-      id: crypto.randomUUID(),
-      suite,
-      results: [...fio.results, ...only("b-gone-1", "b-gone-2")],
-    };
-    const contender: UploadBody = {
-      ...structuredClone(baseline),
-      id: crypto.randomUUID(),
-      started_at: "2025-03-21T00:00:00Z",
-      results: [
-        ...fio.results.map((r, i) => ({ ...r, value: r.value * (1 + i / 10) })),
-        ...only("c-new-1", "c-new-2"),
-      ],
-    };
-    for (const run of [baseline, contender]) await service.upload(run);
-
-    await page.goto(`/compare?baseline=${baseline.id}&contender=${contender.id}`);
-    const shared = page.getByRole("table", { name: /^Results in both runs/ });
-    const gone = page.getByRole("table", { name: "Only in the baseline" });
-    const added = page.getByRole("table", { name: "Only in the contender" });
-    const benchmarks = (table: typeof shared) => cell(table, "benchmark").allInnerTexts();
-    const changes = (table: typeof shared) =>
-      cell(table, "change")
-        .locator("data")
-        .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("value"))));
-    const sortOf = (table: typeof shared, id: string) => table.locator(`th:has(button[data-column="${id}"])`);
+    const runs = await comparedRuns(service);
+    await page.goto(runs.url);
+    const { shared, gone, added, benchmarks, changes, sortOf } = compareTables(page);
 
     // As they open: the shared results by change, largest first; the others by benchmark.
-    await expect(cell(shared, "change")).toHaveCount(fio.results.length);
+    await expect(cell(shared, "change")).toHaveCount(runs.shared);
     const byChange = await changes(shared);
     expect(byChange).toEqual([...byChange].sort((a, b) => b - a));
     await expect(cell(gone, "benchmark")).toHaveText(["b-gone-1", "b-gone-2"]);
@@ -256,6 +273,37 @@ test.describe("compare runs: each table sorts on its own", () => {
     await expect(cell(gone, "benchmark")).toHaveText(["b-gone-2", "b-gone-1"]);
     await expect(cell(added, "benchmark")).toHaveText(["c-new-1", "c-new-2"]);
     expect(await benchmarks(shared)).toEqual(sharedBenchmarks);
+  });
+
+  test("an old link's one sort still sorts each table that has its column, under the table's keys", async ({
+    page,
+    service,
+  }) => {
+    const runs = await comparedRuns(service);
+    const { shared, gone, added, benchmarks, changes, sortOf } = compareTables(page);
+    await page.goto(`${runs.url}&sort=benchmark&dir=desc`);
+    await expect(cell(gone, "benchmark")).toHaveText(["b-gone-2", "b-gone-1"]);
+    await expect(cell(added, "benchmark")).toHaveText(["c-new-2", "c-new-1"]);
+    await expect(sortOf(shared, "benchmark")).toHaveAttribute("aria-sort", "descending");
+    const sharedBenchmarks = await benchmarks(shared);
+    expect(sharedBenchmarks).toEqual(
+      [...sharedBenchmarks].sort(new Intl.Collator("en", { numeric: true }).compare).reverse(),
+    );
+    const url = new URL(page.url()).searchParams;
+    expect([url.get("shared.sort"), url.get("baseline.sort"), url.get("contender.dir")]).toEqual([
+      "benchmark",
+      "benchmark",
+      "desc",
+    ]);
+    expect(url.has("sort") || url.has("dir")).toBe(false);
+
+    // A column only the shared table has: it alone takes the sort; the others keep theirs.
+    await page.goto(`${runs.url}&sort=change&dir=asc`);
+    await expect(sortOf(shared, "change")).toHaveAttribute("aria-sort", "ascending");
+    const byChange = await changes(shared);
+    expect(byChange).toEqual([...byChange].sort((a, b) => a - b));
+    await expect(cell(gone, "benchmark")).toHaveText(["b-gone-1", "b-gone-2"]);
+    await expect(sortOf(gone, "benchmark")).toHaveAttribute("aria-sort", "ascending");
   });
 });
 

@@ -8,19 +8,23 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import { type CSSProperties, type ReactNode, useLayoutEffect, useMemo, useRef, useState } from "react";
+import {
+  type CSSProperties,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { useSearchParams } from "react-router";
-import { type Column, type SortDir, sortRows } from "../lib/table";
+import { type Column, type SortDir, sortKeys, sortRows, withTableSorts } from "../lib/table";
 import { useNarrow } from "../lib/useMediaQuery";
 
 export interface SortState {
   column: string;
   dir: SortDir;
 }
-
-/** The URL keys of a table's sort: `sort` and `dir`, or `<table>.sort` and `<table>.dir`. */
-const sortKeys = (table?: string) =>
-  table ? { sort: `${table}.sort`, dir: `${table}.dir` } : { sort: "sort", dir: "dir" };
 
 /**
  * Sorting kept in the URL so a sorted table can be linked. A page with several tables names each
@@ -48,6 +52,18 @@ export function useUrlSort(
     );
   };
   return [{ column, dir }, toggle];
+}
+
+/**
+ * On a page whose tables each keep their sort under their own keys (`useUrlSort`'s `table`), an
+ * older link's one `sort`/`dir` is moved to those keys as the page opens (`withTableSorts`).
+ */
+export function useOldSortLinks(tables: Parameters<typeof withTableSorts>[1]) {
+  const [params, setParams] = useSearchParams();
+  const moved = withTableSorts(params, tables);
+  useEffect(() => {
+    if (moved) setParams(moved, { replace: true });
+  }, [moved, setParams]);
 }
 
 /** The rows in the order the table shows them. */

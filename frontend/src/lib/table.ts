@@ -27,6 +27,37 @@ export interface Column<Row> {
   width?: number;
 }
 
+/** The URL keys of a table's sort: `sort` and `dir`, or `<table>.sort` and `<table>.dir`. */
+export const sortKeys = (table?: string) =>
+  table ? { sort: `${table}.sort`, dir: `${table}.dir` } : { sort: "sort", dir: "dir" };
+
+/**
+ * A link from before a page's tables each kept their sort under their own keys: its one `sort`
+ * and `dir` applied to every table, so each named table that has that column takes them (a table
+ * without it keeps its own order, which the old link could not sort). Keys the link already has
+ * for a table stand. Null when the link has no old keys.
+ */
+export function withTableSorts(
+  params: URLSearchParams,
+  tables: Readonly<Record<string, readonly { id: string }[]>>,
+): URLSearchParams | null {
+  const old = sortKeys();
+  const column = params.get(old.sort);
+  const dir = params.get(old.dir);
+  if (column === null && dir === null) return null;
+  const next = new URLSearchParams(params);
+  next.delete(old.sort);
+  next.delete(old.dir);
+  for (const [table, columns] of Object.entries(tables)) {
+    const keys = sortKeys(table);
+    if (next.has(keys.sort) || next.has(keys.dir)) continue;
+    if (column !== null && !columns.some((c) => c.id === column)) continue;
+    if (column !== null) next.set(keys.sort, column);
+    if (dir !== null) next.set(keys.dir, dir);
+  }
+  return next;
+}
+
 /**
  * Text order with numbers by value ("b2" before "b10"). One collator: `localeCompare` with options
  * builds one per call, which took 120 ms to sort a 3,000-row table.

@@ -1,11 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
-import { useSortedRows, useUrlSort } from "../../components/DataTable";
+import { useOldSortLinks, useSortedRows, useUrlSort } from "../../components/DataTable";
 import { ShareBar } from "../../components/ShareBar";
 import { QueryView } from "../../components/Status";
 import { compareRunsQuery } from "../../features/compare-runs/api";
 import { ComparisonView } from "../../features/compare-runs/components/ComparisonView";
-import { matchedColumns } from "../../features/compare-runs/components/comparisonColumns";
+import {
+  type CompareTable,
+  compareTables,
+  matchedColumns,
+} from "../../features/compare-runs/components/comparisonColumns";
 import { RunPicker } from "../../features/compare-runs/components/RunPicker";
 import { runsQuery } from "../../features/runs/api";
 
@@ -18,7 +22,8 @@ export function CompareRoute() {
     ...compareRunsQuery(baseline, contender),
     enabled: Boolean(baseline && contender),
   });
-  const [sort, toggleSort] = useUrlSort("change", "desc", "shared");
+  useOldSortLinks(compareTables);
+  const [sort, toggleSort] = useUrlSort("change", "desc", "shared" satisfies CompareTable);
   const rows = useSortedRows(comparison.data?.matched ?? [], matchedColumns, sort);
   return (
     <>

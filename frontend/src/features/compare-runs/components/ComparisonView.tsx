@@ -5,7 +5,7 @@ import { Empty } from "../../../components/Status";
 import { runHref } from "../../../lib/links";
 import { formatDateTime } from "../../../lib/time";
 import { VERDICT_TEXT } from "../lib/changes";
-import { matchedColumns, unmatchedColumns } from "./comparisonColumns";
+import { type CompareTable, matchedColumns, unmatchedColumns } from "./comparisonColumns";
 
 const resultKey = (r: MatchedResult | UnmatchedResult) =>
   JSON.stringify([r.suite, r.benchmark, r.params, r.language, r.implementation, r.mode, r.variant, r.metric]);
@@ -27,7 +27,7 @@ function Unmatched({
 }: {
   title: string;
   /** The table's name in the URL keys of its sort. */
-  table: string;
+  table: CompareTable;
   rows: readonly UnmatchedResult[];
 }) {
   const [sort, toggleSort] = useUrlSort("benchmark", "asc", table);

@@ -113,3 +113,12 @@ export const unmatchedColumns: Column<UnmatchedResult>[] = [
   ...identityColumns<UnmatchedResult>(),
   valueColumn("value", "Value", (r) => r.side),
 ];
+
+/** Compare's three tables by the name their sort has in the URL (`useUrlSort`), with their columns. */
+export const compareTables = {
+  shared: matchedColumns,
+  baseline: unmatchedColumns,
+  contender: unmatchedColumns,
+} as const;
+
+export type CompareTable = keyof typeof compareTables;
