@@ -11,7 +11,7 @@ from benchboard.caching import conditional_read
 from benchboard.config import Settings
 from benchboard.db import get_session
 from benchboard.errors import Forbidden, Unauthorized
-from benchboard.tokens.service import Principal, authenticate, touch
+from benchboard.tokens.service import Principal, authenticate
 from benchboard.tokens.visibility import Viewer, hide_private_ids, viewer_of
 
 # scope="function": the commit happens before the response is sent, so a 201 means the
@@ -41,7 +41,6 @@ def _principal(
     principal = authenticate(session, credentials.credentials)
     if principal is None:
         raise Unauthorized("the token is not valid (unknown or revoked)")
-    touch(session, principal)
     return principal
 
 

@@ -87,7 +87,7 @@ class ApiToken(Base):
     # The token that made it over the API; null: the CLI on the server.
     created_by: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
     created_at: Mapped[datetime] = _created_at()
-    # Kept to the minute (tokens.service.touch): not a write per request.
+    # Kept to the minute (tokens.service.authenticate): not a write per request.
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The token that revoked it; null: the CLI on the server (or not revoked).

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from sqlalchemy import select
+from sqlalchemy import Connection, event, literal_column, select, update
 from sqlalchemy.orm import Session
 
 from benchboard.config import Settings
@@ -34,6 +34,31 @@ def test_revoked_token_no_longer_authenticates(session: Session) -> None:
     assert not principal.may("upload")
     revoke_token(session, name="ci")
     assert authenticate(session, secret) is None
+
+
+def test_a_use_is_recorded_once_a_minute_without_a_write_in_between(
+    session: Session, connection: Connection
+) -> None:
+    secret = create_token(session, name="ci", scope="upload")
+    statements: list[str] = []
+    listen = lambda *args: statements.append(str(args[2]))  # noqa: E731  (before_cursor_execute)
+    event.listen(connection, "before_cursor_execute", listen)
+    try:
+        assert authenticate(session, secret) is not None  # first use: recorded
+        recorded = session.scalar(select(ApiToken.last_used_at).where(ApiToken.name == "ci"))
+        writes_after_first = sum(s.startswith("UPDATE") for s in statements)
+        assert authenticate(session, secret) is not None  # within the minute: no statement
+        writes_after_second = sum(s.startswith("UPDATE") for s in statements)
+        an_hour_ago = literal_column("now() - interval '1 hour'")
+        session.execute(
+            update(ApiToken).where(ApiToken.name == "ci").values(last_used_at=an_hour_ago)
+        )
+        assert authenticate(session, secret) is not None  # a stale use: recorded again
+    finally:
+        event.remove(connection, "before_cursor_execute", listen)
+    assert recorded is not None
+    assert (writes_after_first, writes_after_second) == (1, 1)
+    assert sum(s.startswith("UPDATE") for s in statements) == 3  # the test's own UPDATE too
 
 
 def test_cli_prints_only_the_token(settings: Settings) -> None:
