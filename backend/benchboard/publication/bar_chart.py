@@ -75,40 +75,40 @@ def shared_parts(labels: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
     return shared
 
 
-def elide(parts: Sequence[str], pixels: int, points: float, *, common: Counter[str]) -> str:
-    """The parts joined; when too wide, without the parts most bars have (a "…" at the
-    end says some are left out) until it fits: a label keeps its first part (the name)
-    and its rarest, which tell it from the others."""
+def label_text(
+    parts: Sequence[str], pixels: int, points: float, *, lines: int, common: Counter[str]
+) -> str:
+    """The parts on up to `lines` lines, broken between parts; when they do not fit,
+    without the parts most bars have (a "…" at the end says some are left out): a label
+    keeps its first part (the name) and its rarest, which tell it from the others."""
     kept = list(parts)
     # The most common first; of equally common, the later; never the rarest.
     order = sorted(range(1, len(parts)), key=lambda i: (-common[parts[i]], -i))[:-1]
     for dropped in (None, *order):
         if dropped is not None:
             kept.remove(parts[dropped])
-        text = SEPARATOR.join(kept) + (" …" if dropped is not None else "")
-        if text_pixels(text, points) <= pixels:
-            return text
+        wrapped = _wrap(
+            [*kept[:-1], kept[-1] + (" …" if dropped is not None else "")], pixels, points
+        )
+        if len(wrapped) <= lines and all(text_pixels(line, points) <= pixels for line in wrapped):
+            return "\n".join(wrapped)
     # Even the name and the rarest part are too wide: as much of their end as fits.
+    text = " ".join(wrapped)
     while text and text_pixels("…" + text, points) > pixels:
         text = text[1:]
     return "…" + text
 
 
-def label_text(
-    parts: Sequence[str], pixels: int, points: float, *, lines: int, common: Counter[str]
-) -> str:
-    """The parts on one line; when too wide and the bar has the height, on up to `lines`
-    lines broken between parts; else elided to one."""
-    wrapped: list[str] = []
+def _wrap(parts: Sequence[str], pixels: int, points: float) -> list[str]:
+    """The parts joined into lines as wide as fit, each line at least one part."""
+    lines: list[str] = []
     for part in parts:
-        joined = f"{wrapped[-1]}{SEPARATOR}{part}" if wrapped else part
-        if wrapped and text_pixels(joined, points) <= pixels:
-            wrapped[-1] = joined
+        joined = f"{lines[-1]}{SEPARATOR}{part}" if lines else part
+        if lines and text_pixels(joined, points) <= pixels:
+            lines[-1] = joined
         else:
-            wrapped.append(part)
-    if len(wrapped) <= lines and all(text_pixels(line, points) <= pixels for line in wrapped):
-        return "\n".join(wrapped)
-    return elide(parts, pixels, points, common=common)
+            lines.append(part)
+    return lines
 
 
 def _distinct_labels(
@@ -154,7 +154,7 @@ def lay_out(figure: BarsFigure, frame: Frame, *, pixels: int, room_share: float)
     if points < _MIN_LABEL_POINTS:
         points = _MIN_LABEL_POINTS
         bars = bars[: max(1, int(pixels / (points * _LINE)))]
-    lines = min(3, int(pixels / max(1, len(bars)) / (points * _LINE * 1.15)))
+    lines = max(1, min(3, int(pixels / max(1, len(bars)) / (points * _LINE * 1.15))))
     shared = shared_parts([bar.label for bar in bars])
     own = [tuple(part for part in bar.label if part not in shared) for bar in bars]
     widest = max((text_pixels(SEPARATOR.join(parts), points) for parts in own), default=30)
@@ -170,7 +170,11 @@ def draw_bars(figure: BarsFigure, frame: Frame) -> bytes:
         # The bars that fit under a line of subtitle, then under as many as their shared
         # parts take (at most two).
         layout = lay_out(figure, frame, pixels=_plot_pixels(frame, 1), room_share=0.45)
-        subtitle = label_text(layout.shared, frame.width - 20, 9, lines=2, common=Counter())
+        subtitle = (
+            label_text(layout.shared, frame.width - 20, 9, lines=2, common=Counter())
+            if layout.shared
+            else ""
+        )
         lines = subtitle.count("\n") + 1 if subtitle else 0
         if lines > 1:
             layout = lay_out(figure, frame, pixels=_plot_pixels(frame, lines), room_share=0.45)
