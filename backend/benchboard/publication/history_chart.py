@@ -144,5 +144,8 @@ def _draw_markers(ax: Axes, markers: tuple[Marker, ...], palette: Palette) -> No
             va="top",
             fontsize=_MARKER_POINTS,
             color=colours[marker.kind],
+            # On the background's colour: another marker's line or the values drawn
+            # behind the words cut through them.
+            bbox={"facecolor": palette.background, "edgecolor": "none", "pad": 1, "alpha": 0.8},
             gid=f"{gid}-label",
         )
