@@ -1,6 +1,7 @@
-"""Bar labels keep what tells their bars apart: the parts every bar shares are said once,
-under the title; a label too wide wraps between parts or leaves out its most common ones;
-a chart with more bars than its height can label readably draws fewer and says so."""
+"""Texts fit the room they have. Bar labels keep what tells their bars apart: the parts
+every bar shares are said once, under the title; a label too wide wraps between parts or
+leaves out its most common ones; a chart with more bars than its height can label
+readably draws fewer and says so. Titles are measured, and a card's shrinks first."""
 
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -17,6 +18,7 @@ from benchboard.publication.bar_chart import (
     shared_parts,
 )
 from benchboard.publication.canvas import Frame, text_pixels
+from benchboard.publication.card import CardFigure, draw_card
 from benchboard.publication.history_chart import HistoryFigure, draw_history
 from tests.publication.test_figures_api import by_id, ids, words
 
@@ -103,6 +105,21 @@ def test_a_small_history_fits_its_title_and_axis_words() -> None:
     assert title.endswith("…")
     assert text_pixels(title, 12, bold=True) <= 300 - 20
     assert words(by_id(root, "value-axis")).endswith("…")
+
+
+def test_a_long_card_title_is_drawn_smaller_before_it_is_clipped() -> None:
+    title = "Dart vs Go REST Server Performance Comparison Study"  # 30 pt: wider than 1104 px
+    assert text_pixels(title, 30, bold=True) > 1104
+    chart = BarsFigure(title, "go-vs-dart-rest", "", ())
+    root = parsed(
+        draw_card(CardFigure(title, "a sentence", chart), Frame(1200, 630, "light", "svg"))
+    )
+    assert words(by_id(root, "card-title")) == title
+    longer = f"{title} on an 8 dedicated vCPU server, again and again"
+    root = parsed(draw_card(CardFigure(longer, "a", chart), Frame(1200, 630, "light", "svg")))
+    drawn = words(by_id(root, "card-title"))
+    assert drawn.endswith("…")
+    assert text_pixels(drawn, 22, bold=True) <= 1104
 
 
 def _luminance(colour: str) -> float:
