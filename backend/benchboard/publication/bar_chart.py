@@ -118,8 +118,6 @@ def _distinct_labels(
     shortened labels came out the same drop what those bars share instead."""
 
     def shorten(indices: list[int]) -> dict[int, str]:
-        # How common a part is among the bars of the same name: what they all have says
-        # least about which of them a bar is.
         # How common a part is among the bars of the same name, then among all: what they
         # all have says least about which of them a bar is.
         everywhere = Counter(part for i in indices for part in set(own[i]))
