@@ -16,7 +16,7 @@ first study's sharing card:
 Prints p50, p95 and max per kind, and the load average before each. Targets: SVG p95
 ≤ 100 ms, PNG p95 ≤ 250 ms drawn.
 
-Then the drawing alone in this process (publication/draw.py, 800 × 400 histories of 20,
+Then the drawing alone in this process (publication/history_chart.py, 800 × 400 histories of 20,
 200 and 2,000 runs): CPU time per figure, which a loaded machine inflates far less than
 wall time; with `--draw-only` that part alone, no service.
 """
@@ -31,8 +31,9 @@ from typing import Any
 import httpx
 from common import BenchService, exit_cleanly_on_sigterm, machine_summary, percentile, print_table
 
-from benchboard.publication.draw import IMAGE_FORMATS, Frame, HistoryFigure, Marker
-from benchboard.publication.draw import draw_history as kept_draw_history
+from benchboard.publication.canvas import IMAGE_FORMATS, Frame
+from benchboard.publication.history_chart import HistoryFigure, Marker
+from benchboard.publication.history_chart import draw_history as kept_draw_history
 
 # The drawing itself, without the figures kept by what they show.
 draw_history = kept_draw_history.__wrapped__

@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session
 
 from benchboard.config import REPO_ROOT
 from benchboard.publication import service
-from benchboard.publication.draw import Frame, draw_badge, draw_bars
+from benchboard.publication.badge import draw_badge
+from benchboard.publication.bar_chart import draw_bars
+from benchboard.publication.canvas import Frame
 from benchboard.series.filters import SeriesFilter
 from benchboard.studies.service import get_study
 

@@ -1,4 +1,5 @@
-"""A laid-out matplotlib Figure as SVG or PNG bytes (draw.py lays figures out, this writes).
+"""A laid-out matplotlib Figure as SVG or PNG bytes (canvas.py and the
+charts lay figures out, this writes).
 
 **Why not `Figure.savefig`.** matplotlib keeps the extents of texts per renderer and
 savefig builds a new renderer for every file, so every figure measured its tick labels,
@@ -119,7 +120,7 @@ class _KeptExtentsAgg(RendererAgg):
     def get_text_width_height_descent(
         self, s: str, prop: FontProperties, ismath: bool | Literal["TeX"]
     ) -> tuple[float, float, float]:
-        key = (s, prop.copy(), ismath, self.dpi)  # hinting: rcParams, set once (draw.py)
+        key = (s, prop.copy(), ismath, self.dpi)  # hinting: rcParams, set once (canvas.py)
         found = _AGG_EXTENTS.get(key)
         if found is None:
             if len(_AGG_EXTENTS) >= _TEXTS:

@@ -14,16 +14,11 @@ from benchboard.bounds import Id64, SuiteName
 from benchboard.deps import ReadAccess, SessionDep, ViewerDep
 from benchboard.errors import ErrorOut
 from benchboard.publication import citation, service
-from benchboard.publication.draw import (
-    MEDIA_TYPES,
-    Frame,
-    ImageFormat,
-    Theme,
-    draw_badge,
-    draw_bars,
-    draw_card,
-    draw_history,
-)
+from benchboard.publication.badge import draw_badge
+from benchboard.publication.bar_chart import draw_bars
+from benchboard.publication.canvas import MEDIA_TYPES, Frame, ImageFormat, Theme
+from benchboard.publication.card import draw_card
+from benchboard.publication.history_chart import draw_history
 from benchboard.publication.pages import public_base
 from benchboard.publication.schemas import CitationFormat
 from benchboard.series.filters import SeriesFilterDep

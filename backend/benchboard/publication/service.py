@@ -2,7 +2,8 @@
 as JSON: an image answers to the same read rules as its data (ReadAccess on the route,
 and whatever those services filter), and shows what the dashboard shows.
 
-Each function returns a figure of draw.py; nothing here draws.
+Each function returns a figure of history_chart.py, bar_chart.py, badge.py or card.py;
+nothing here draws.
 """
 
 from datetime import datetime
@@ -13,13 +14,16 @@ from sqlalchemy.orm import Session
 from benchboard.annotations.service import list_annotations
 from benchboard.compare import modes
 from benchboard.compare.baseline import get_baseline_comparison
-from benchboard.compare.schemas import ModeComparison, ModePair
+from benchboard.compare.schemas import ModeComparison, ModePair, ModeSide
 from benchboard.errors import FieldError, NotFound, validation_failed
 from benchboard.findings.schemas import FindingOut, FindingSide
 from benchboard.findings.service import list_findings
 from benchboard.findings.wording import format_factor
 from benchboard.models import Finding
-from benchboard.publication.draw import Badge, Bar, BarsFigure, CardFigure, HistoryFigure, Marker
+from benchboard.publication.badge import Badge
+from benchboard.publication.bar_chart import Bar, BarsFigure
+from benchboard.publication.card import CardFigure
+from benchboard.publication.history_chart import HistoryFigure, Marker
 from benchboard.regressions.service import RegressionFilter, list_regressions
 from benchboard.series import history, service
 from benchboard.series.filters import SeriesFilter
@@ -157,10 +161,12 @@ def finding_figure(finding: FindingOut) -> BarsFigure:
     )
     return BarsFigure(
         title=finding.text,
-        caption=f"{finding.suite} · {identity_words(_identity(finding.numerator, finding))}"
-        f" · machine {finding.numerator.hardware} · {notes}",
+        # The ratio and its interval first: a clipped caption loses the identity's tail.
+        caption=f"{notes} · {finding.suite}"
+        f" · {identity_words(_identity(finding.numerator, finding))}"
+        f" · machine {finding.numerator.hardware}",
         value_label=f"{finding.numerator.metric} ({finding.numerator.unit})",
-        bars=tuple(_bar(side.label, side, finding.numerator.unit) for side in sides),
+        bars=tuple(_bar((side.label,), side, finding.numerator.unit) for side in sides),
         colours_by_bar=True,
     )
 
@@ -180,7 +186,7 @@ def _identity(side: FindingSide, finding: FindingOut) -> ResultIdentity:
     )
 
 
-def _bar(label: str, value: SeriesValue | FindingSide, unit: str) -> Bar:
+def _bar(label: tuple[str, ...], value: SeriesValue | FindingSide, unit: str) -> Bar:
     """A result's value and its reported min-max range in `unit` (one axis for results
     measured in different units of one kind; stats are in the result's own unit)."""
     to_shown = (value.value_base / value.value if value.value else 1.0) / unit_info(unit).factor
@@ -213,21 +219,23 @@ def leaderboard_figure(session: Session, series_filter: SeriesFilter) -> BarsFig
     )
     shown = measured[:BOARD_BARS]
     unit = shown[0].latest.unit if shown and shown[0].latest else ""
-    bars = [
-        _bar(f"{identity_words(s).split(' · ', 1)[-1]} · {s.hardware}", s.latest, unit)
-        for s in shown
-        if s.latest
-    ]
+    # Every part of each series' identity: the parts all share are said once (bar_chart.py).
+    bars = [_bar(_identity_parts(s, s.hardware), s.latest, unit) for s in shown if s.latest]
     first = shown[0] if shown else None
+    suites = ", ".join(sorted({s.suite for s in shown}))
     return BarsFigure(
-        title=f"{first.suite}: {first.benchmark}, {first.metric.replace('_', ' ')}"
-        if first
-        else "no series match",
+        title=f"{suites}: {first.metric.replace('_', ' ')}" if first else "no series match",
         caption=_shown_of(len(shown), len(measured), "series")
         + (f" · {'higher' if first.direction == 'higher' else 'lower'} is better" if first else ""),
         value_label=f"{first.metric} ({unit})" if first else "",
         bars=tuple(bars),
     )
+
+
+def _identity_parts(identity: ResultIdentity, hardware: str) -> tuple[str, ...]:
+    params = (f"{key}={value}" for key, value in sorted(identity.params.items()))
+    who = (identity.language, identity.implementation, identity.mode, identity.variant)
+    return (identity.benchmark, *params, *(part for part in who if part), hardware)
 
 
 def _one_metric_needed() -> Exception:
@@ -263,9 +271,15 @@ def modes_figure(session: Session, series_filter: SeriesFilter) -> BarsFigure:
 
 def _pair_bar(pair: ModePair) -> Bar:
     ratio = pair.async_over_sync or 1.0
-    params = " ".join(f"{key}={value}" for key, value in sorted(pair.params.items()))
-    who = " ".join(part for part in (pair.language, pair.implementation) if part)
-    label = f"{pair.benchmark} {params} · {who} · {pair.hardware}"
+    params = (f"{key}={value}" for key, value in sorted(pair.params.items()))
+    label = (
+        pair.benchmark,
+        *params,
+        pair.metric,
+        pair.language,
+        *_sides(pair.async_, pair.sync, pair.params),
+        pair.hardware,
+    )
     interval = pair.interval
     return Bar(
         label=label,
@@ -273,6 +287,26 @@ def _pair_bar(pair: ModePair) -> Bar:
         low=interval.low if interval else None,
         high=interval.high if interval else None,
     )
+
+
+def _sides(async_: ModeSide, sync: ModeSide, shared: dict[str, object]) -> list[str]:
+    """What the two sides run, as the dashboard says it (features/modes ratioRows.ts): one
+    word where they agree ("dart:io"), "async future-wait-3 vs sync sequential" where they
+    do not, and each side's own params ("async iodepth=32")."""
+    parts = []
+    for a, s in ((async_.implementation, sync.implementation), (async_.variant, sync.variant)):
+        if a == s:
+            parts += [a] if a else []
+        else:
+            parts.append(f"async {a or '(default)'} vs sync {s or '(default)'}")
+    for mode, side in (("async", async_), ("sync", sync)):
+        own = " ".join(
+            f"{key}={value}"
+            for key, value in sorted(side.params.items())
+            if shared.get(key) != value
+        )
+        parts += [f"{mode} {own}"] if own else []
+    return parts
 
 
 def study_card(session: Session, suite: str) -> CardFigure:

@@ -6,16 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from benchboard.publication import draw
-from benchboard.publication.draw import (
-    IMAGE_FORMATS,
-    Bar,
-    BarsFigure,
-    Frame,
-    HistoryFigure,
-    ImageFormat,
-    Marker,
-)
+from benchboard.publication import bar_chart, canvas, history_chart
+from benchboard.publication.bar_chart import Bar, BarsFigure
+from benchboard.publication.canvas import IMAGE_FORMATS, Frame, ImageFormat
+from benchboard.publication.history_chart import HistoryFigure, Marker
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 Drawing = Callable[[Frame], bytes]
@@ -31,7 +25,7 @@ def history(runs: int, *, markers: tuple[Marker, ...] = ()) -> Drawing:
         markers=markers,
     )
     # The drawing itself, not the kept bytes of a figure drawn before.
-    return lambda frame: draw.draw_history.__wrapped__(figure, frame)
+    return lambda frame: history_chart.draw_history.__wrapped__(figure, frame)
 
 
 def bars(*values: float, ratio: bool = False) -> Drawing:
@@ -39,12 +33,12 @@ def bars(*values: float, ratio: bool = False) -> Drawing:
         title="async / sync" if ratio else "async 2× slower than sync",
         caption="dart-async-file-writes",
         value_label="time_per_op (us)",
-        bars=tuple(Bar(f"side {i}", v, v * 0.9, v * 1.1) for i, v in enumerate(values)),
+        bars=tuple(Bar((f"side {i}",), v, v * 0.9, v * 1.1) for i, v in enumerate(values)),
         reference=1.0 if ratio else None,
         log_scale=ratio,
         colours_by_bar=not ratio,
     )
-    return lambda frame: draw.draw_bars.__wrapped__(figure, frame)
+    return lambda frame: bar_chart.draw_bars.__wrapped__(figure, frame)
 
 
 STEP = (Marker(START + timedelta(days=5), "regression", "+30.0%"),)
@@ -65,7 +59,7 @@ FIGURES = {
 @pytest.mark.parametrize("image_format", IMAGE_FORMATS)
 def test_a_figure_draws_the_same_after_any_other(name: str, image_format: ImageFormat) -> None:
     frame = Frame(800, 400, "light", image_format)
-    draw._kept_canvas.cache_clear()  # new figures and axes
+    canvas._kept_canvas.cache_clear()  # new figures and axes
     first = FIGURES[name](frame)
     for other_index, other in enumerate(FIGURES.values()):
         other_format = IMAGE_FORMATS[other_index % 2]

@@ -149,7 +149,7 @@ def test_unknown_format_and_missing_things(client: TestClient, auth: dict[str, s
 
 @pytest.mark.parametrize(
     ("values", "colour"),
-    [([*NOISY_LEVEL, 130.0], "#e05d44"), ([*NOISY_LEVEL, 100.0], "#007ec6"), ([100.0], "#9f9f9f")],
+    [([*NOISY_LEVEL, 130.0], "#cf222e"), ([*NOISY_LEVEL, 100.0], "#0969da"), ([100.0], "#6e7781")],
 )
 def test_the_badge_says_the_latest_value_and_is_coloured_by_verdict(
     client: TestClient, auth: dict[str, str], values: list[float], colour: str
@@ -159,7 +159,7 @@ def test_the_badge_says_the_latest_value_and_is_coloured_by_verdict(
     assert words(by_id(root, "badge-text-0")) == "file-write-tiny"
     value = words(by_id(root, "badge-text-1"))
     assert value.startswith(f"{values[-1]:g} us")
-    if colour == "#e05d44":  # 130 against the run before, 100.1
+    if colour == "#cf222e":  # 130 against the run before, 100.1
         assert value.endswith("+29.9% slower")
     assert colour in ET.tostring(by_id(root, "badge-1"), encoding="unicode")
 
@@ -255,3 +255,52 @@ def test_citations_carry_the_study_metadata(client: TestClient) -> None:
     assert (
         client.get(f"/api/v1/suites/{suite}/citation", params={"format": "ris"}).status_code == 422
     )
+
+
+def tick_labels(root: ET.Element) -> list[str]:
+    """The bars' labels top to bottom, each line of a label a text of its own."""
+    return [words(e) for e in root.iter() if re.fullmatch(r"ytick_\d+", e.get("id") or "")]
+
+
+@pytest.mark.usefixtures("seeded")
+def test_a_modes_charts_labels_name_what_tells_each_pair_apart(client: TestClient) -> None:
+    """As the README draws it: 800 × 360. Pairs of one benchmark differ by `writes` or by
+    the sides' variants; their metric, language and machine are said once."""
+    query = {"suite": "dart-async-file-writes"}
+    pairs = client.get("/api/v1/compare/modes", params=query).json()["items"]
+    root = svg_of(client, "/api/v1/compare/modes/chart.svg", **query, height=360)
+    labels = tick_labels(root)
+    assert len(labels) == len(pairs)
+    assert len(set(labels)) == len(labels)
+    subtitle = words(by_id(root, "subtitle"))
+    for said_once in ("time_per_op", "dart:io", pairs[0]["hardware"]):
+        assert said_once in subtitle
+        assert not any(said_once in label for label in labels)
+    for pair, label in zip(pairs, labels, strict=True):
+        assert label.split(" · ")[0] == pair["benchmark"]
+        namesakes = [p for p in pairs if p["benchmark"] == pair["benchmark"]]
+        if len({p["params"]["writes"] for p in namesakes}) > 1:
+            assert f"writes={pair['params']['writes']} " in f"{label} "
+        sides = (pair["async"]["variant"], pair["sync"]["variant"])
+        if sides[0] != sides[1]:
+            assert f"async {sides[0]} vs sync {sides[1]}" in label
+
+
+@pytest.mark.usefixtures("seeded")
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("compare/modes", {}),  # three studies' pairs, more than 400 px draws
+        ("compare/modes", {"suite": "fio-sync-vs-async"}),
+        ("compare/modes", {"suite": "wpf-async-log-reading"}),
+        ("leaderboard", {"suite": "go-vs-dart-rest", "metric": "throughput"}),
+        ("leaderboard", {"suite": "fio-sync-vs-async", "metric": "latency"}),
+    ],
+)
+def test_every_bar_of_a_seed_chart_has_a_label_of_its_own(
+    client: TestClient, path: str, query: dict[str, str]
+) -> None:
+    root = svg_of(client, f"/api/v1/{path}/chart.svg", **query)
+    labels = tick_labels(root)
+    assert len(labels) == len(ids(root, r"bar-\d+")) > 1
+    assert len(set(labels)) == len(labels), labels
