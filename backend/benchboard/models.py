@@ -116,7 +116,7 @@ class Suite(Base):
     links: Mapped[list[dict[str, str]]] = mapped_column(JSONB, server_default="[]")
     created_at: Mapped[datetime] = _created_at()
     updated_at: Mapped[datetime] = _created_at()
-    # The token that last changed the settings.
+    # The token that last changed the settings or the findings.
     token_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"))
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, delete, select, tuple_, union
+from sqlalchemy import Row, delete, func, select, tuple_, union
 from sqlalchemy.orm import Session
 
 from benchboard.errors import FieldError, NotFound, validation_failed
@@ -134,7 +134,8 @@ def _finding_out(finding: Finding, numerator: Row[Any], denominator: Row[Any]) -
 def list_suite_findings(session: Session, suite: str) -> list[FindingOut]:
     """One suite's findings; 404 for a suite that does not exist, as for a private one
     (tokens/visibility.py), so that the answer does not tell them apart."""
-    if session.get(Suite, suite) is None:
+    settings = session.get(Suite, suite)
+    if settings is None:
         raise NotFound(f"no suite {suite!r}")
     return list_findings(session, [suite])
 
@@ -222,7 +223,8 @@ def replace_findings(
     session: Session, suite: str, update: FindingsUpdate, *, actor: str, token_id: int | None
 ) -> FindingList:
     """Check every finding, then replace the suite's findings with them (all or none)."""
-    if session.get(Suite, suite) is None:
+    settings = session.get(Suite, suite)
+    if settings is None:
         raise NotFound(f"no suite {suite!r}")
     sides = [side for f in update.findings for side in (f.numerator, f.denominator)]
     results = _pinned_results(session, [(side.run_id, side.series_id) for side in sides])
@@ -240,6 +242,10 @@ def replace_findings(
     if errors:
         raise validation_failed("the findings are not valid", errors)
     session.execute(delete(Finding).where(Finding.suite == suite))
+    # The findings are the study's settings too: who last set them is on record even when
+    # they were all removed.
+    settings.updated_at = func.now()
+    settings.token_id = token_id
     session.add_all(
         Finding(
             suite=suite,

@@ -5,11 +5,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from benchboard.demo import demo_studies, load_demo
 from benchboard.findings.service import pinned_run_ids
+from benchboard.models import ApiToken, Suite
 from benchboard.studies.service import STUDY_RUNS
+from benchboard.tokens.service import create_token
 from tests.builders import result, run
 from tests.seeded import demo_run_count, seeded  # noqa: F401  (a fixture)
 
@@ -190,6 +193,23 @@ def test_a_maintainer_pins_findings_in_order(
     assert second["text"] == "async 2× faster than sync"
     assert second["note"] == "why"
     assert first["numerator"]["run_id"] == run_id
+
+
+def test_removing_every_finding_names_the_token_that_did(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    run_id, ids = upload_pair(client, auth)
+    path = f"/api/v1/suites/{SUITE}/findings"
+    editor = create_token(session, name="editor", scope="maintain")
+    session.commit()
+    body = {"findings": [finding(run_id, ids["async-time_per_op"], ids["sync-time_per_op"])]}
+    assert client.put(path, json=body, headers=bearer(editor)).status_code == 200
+    remover = create_token(session, name="remover", scope="maintain")
+    session.commit()
+    assert client.put(path, json={"findings": []}, headers=bearer(remover)).status_code == 200
+    session.expire_all()
+    stored = session.get_one(Suite, SUITE)
+    assert stored.token_id == session.scalar(select(ApiToken.id).where(ApiToken.name == "remover"))
 
 
 def test_findings_need_a_maintain_token(
