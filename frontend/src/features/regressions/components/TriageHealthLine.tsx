@@ -14,9 +14,10 @@ export function TriageHealthLine({ suite }: { suite: string | undefined }) {
     : null;
   return (
     <p className="triage-health muted" data-testid="triage-health">
-      Time to triage: median {formatDuration(median_time_to_triage_s)} ·{" "}
-      {triaged_within_share === null ? "–" : `${Math.round(triaged_within_share * 100)} %`} within 3 days ·{" "}
-      {untriaged_groups} group{untriaged_groups === 1 ? "" : "s"} waiting
+      {median_time_to_triage_s === null || triaged_within_share === null
+        ? "Nothing triaged yet"
+        : `Time to triage: median ${formatDuration(median_time_to_triage_s)} · ${Math.round(triaged_within_share * 100)} % within 3 days`}{" "}
+      · {untriaged_groups} group{untriaged_groups === 1 ? "" : "s"} waiting
       {oldestAge !== null ? `, oldest ${formatDuration(oldestAge)}` : ""}
     </p>
   );
