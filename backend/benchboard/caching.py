@@ -6,16 +6,19 @@ code): no public read depends on the clock. PostgreSQL's snapshot,
 `pg_current_snapshot()` (the oldest running transaction, the next transaction id and
 those in progress), changes exactly when a write commits or begins anywhere on the
 server, and two equal snapshots see the same data. Its hash, with a digest of this
-package's source (a deploy that changes an answer's shape moves every tag), is the ETag
-of every public read: one trivial query per request instead of a version per endpoint
-(suite totals, history versions, annotation times…), which each new endpoint would have
-to get right. It moves with any write, so an upload to one suite
-revalidates every cached answer: a published study is read far more than written to.
+package's source and of the dashboard's index.html (a deploy that changes an answer's
+shape, or a build that renames the scripts a page loads, moves every tag), is the ETag
+of every public read, the sharing pages (publication/pages.py) included: one trivial
+query per request instead of a version per endpoint (suite totals, history versions,
+annotation times…), which each new endpoint would have to get right. It moves with any
+write, so an upload to one suite revalidates every cached answer: a published study is
+read far more than written to.
 
 **Soundness** rests on reading the version before anything else of the answer
 (READ COMMITTED takes a snapshot per statement): an answer is then never older than its
 ETag, only newer, which costs one needless 200 at worst, never a stale 304.
-`conditional_read` runs in ReadAccess, a route's first dependency.
+`conditional_read` runs in ReadAccess, a route's first dependency (a sharing page calls it
+first itself).
 
 **Representations.** JSON is compressed after the route (main.py), per Accept-Encoding;
 a strong ETag names one byte sequence, so the coding is appended (`"…-zstd"`), as
@@ -46,7 +49,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
@@ -82,6 +85,7 @@ class Kept:
     headers: list[tuple[bytes, bytes]]
     body: bytes
     route: object  # the route that answered, for the request metrics of a kept answer
+    cache_control: str
 
 
 class KeptAnswer(Exception):
@@ -154,6 +158,23 @@ def _code_version() -> bytes:
     return digest.digest()
 
 
+def _deploy_version(static_dir: Path) -> bytes:
+    """The code's version and the dashboard's build: sharing pages are its index.html,
+    which names every content-hashed script, so a new build must move their tags. Read
+    again when the file changes (a rebuild under a running service)."""
+    index = static_dir / "index.html"
+    try:
+        stat = index.stat()
+    except OSError:
+        return _code_version()
+    return _built_version(index, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4)
+def _built_version(index: Path, mtime_ns: int, size: int) -> bytes:
+    return hashlib.blake2b(_code_version() + index.read_bytes(), digest_size=12).digest()
+
+
 # The version, and in the same round trip the private suites, which every anonymous read
 # hides (tokens/visibility.py): hiding them costs a read no statement.
 VERSION_QUERY = text(
@@ -161,17 +182,21 @@ VERSION_QUERY = text(
 )
 
 
-def data_version(session: Session) -> tuple[str, frozenset[str]]:
-    """The committed data's version, as a quoted strong entity tag, and the private
-    suites' names."""
+def data_version(session: Session, static_dir: Path) -> tuple[str, frozenset[str]]:
+    """The committed data's version under this deploy, as a quoted strong entity tag,
+    and the private suites' names."""
     snapshot, private = session.execute(VERSION_QUERY).one()
-    digest = hashlib.blake2b(_code_version() + str(snapshot).encode(), digest_size=12)
+    version = _deploy_version(static_dir) + str(snapshot).encode()
+    digest = hashlib.blake2b(version, digest_size=12)
     return f'"{digest.hexdigest()}"', frozenset(private)
 
 
-def conditional_read(request: Request, session: Session, *, public: bool) -> frozenset[str] | None:
+def conditional_read(
+    request: Request, session: Session, *, public: bool, cache_control: str = PUBLIC
+) -> frozenset[str] | None:
     """Decide this read's caching; raise NotModified when the client's copy is current.
     The private suites' names, when the version was read (a public read), else None.
+    `cache_control` is a public answer's (pages: revalidated at each visit).
 
     Call it before any other query of the answer (see the module's docstring)."""
     policy = request.scope.get(_POLICY_KEY)
@@ -180,11 +205,12 @@ def conditional_read(request: Request, session: Session, *, public: bool) -> fro
     if not public:
         policy.cache_control = PRIVATE
         return None
-    policy.cache_control = PUBLIC
-    policy.etag, private = data_version(session)
+    policy.cache_control = cache_control
+    settings: Settings = request.app.state.settings
+    policy.etag, private = data_version(session, settings.static_dir)
     held = _held_version(request.headers.get("if-none-match", ""), policy.etag)
     if held is not None:
-        raise NotModified(held, PUBLIC)
+        raise NotModified(held, cache_control)
     cache: ReadCache | None = getattr(request.app.state, "read_cache", None)
     kept = cache.get((policy.etag, _url(request.scope))) if cache else None
     if kept is not None:
@@ -260,7 +286,8 @@ class KeepReads:
             elif message["type"] == "http.response.body" and headers is not None:
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body") and policy.etag and not scope.get(_KEPT_KEY):
-                    kept = Kept(headers, b"".join(chunks), scope.get("route"))
+                    body, route = b"".join(chunks), scope.get("route")
+                    kept = Kept(headers, body, route, policy.cache_control or PUBLIC)
                     self.cache.put((policy.etag, _url(scope)), kept)
             await send(message)
 
@@ -342,9 +369,9 @@ class ServeKept:
             return
         scope["route"] = kept.route
         scope[_KEPT_KEY] = True
-        policy.cache_control, policy.etag = PUBLIC, version
+        policy.cache_control, policy.etag = kept.cache_control, version
         held = _held_version(Request(scope).headers.get("if-none-match", ""), version)
-        answer = _not_modified_response(held, PUBLIC) if held else _kept_response(kept)
+        answer = _not_modified_response(held, kept.cache_control) if held else _kept_response(kept)
         await answer(scope, receive, send)
 
 
@@ -382,7 +409,7 @@ def serve_kept(app: FastAPI, cache: ReadCache) -> None:
         state = app.state
         factory: sessionmaker[Session] = state.read_session_factory or state.session_factory
         with factory() as session:
-            return data_version(session)[0]
+            return data_version(session, state.settings.static_dir)[0]
 
     clock = VersionClock(read_version)
     app.add_middleware(ServeKept, cache=cache, clock=clock, settings=app.state.settings)

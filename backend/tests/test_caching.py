@@ -5,6 +5,7 @@ import asyncio
 import re
 import threading
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,6 +16,7 @@ from sqlalchemy.orm import sessionmaker
 
 from benchboard.caching import PRIVATE, PUBLIC, VERSION_QUERY, Kept, ReadCache, VersionClock
 from benchboard.config import Settings
+from benchboard.delivery import REVALIDATE
 from benchboard.main import create_app
 from tests.builders import run
 from tests.history_builder import STEPPED, upload_history
@@ -194,11 +196,11 @@ def test_the_version_clock_shares_a_query_but_never_one_that_started_before_the_
 
 def test_the_read_cache_forgets_a_url_once_its_last_answer_is_dropped() -> None:
     cache = ReadCache(max_bytes=800)
-    cache.put(('"a"', b"/one?"), Kept([], b"x" * 100, None))
-    cache.put(('"b"', b"/one?"), Kept([], b"x" * 100, None))
+    cache.put(('"a"', b"/one?"), Kept([], b"x" * 100, None, PUBLIC))
+    cache.put(('"b"', b"/one?"), Kept([], b"x" * 100, None, PUBLIC))
     assert cache.keeps(b"/one?")
     for index in range(8):
-        cache.put(('"c"', f"/other{index}?".encode()), Kept([], b"x" * 100, None))
+        cache.put(('"c"', f"/other{index}?".encode()), Kept([], b"x" * 100, None, PUBLIC))
     assert not cache.keeps(b"/one?")
     assert cache.get(('"a"', b"/one?")) is None
 
@@ -239,3 +241,44 @@ def test_the_upload_schema_is_tagged_by_the_code_and_answers_304_without_a_query
     assert again.status_code == 304
     assert again.headers["ETag"] == etag
     assert statements == []
+
+
+@pytest.mark.usefixtures("seeded")
+def test_a_shared_page_is_tagged_and_kept_like_its_json_until_the_data_or_the_build_moves(
+    settings: Settings, engine: Engine, connection: Connection, tmp_path: Path
+) -> None:
+    index = tmp_path / "index.html"
+    index.write_text((settings.static_dir / "index.html").read_text())
+    keeping = settings.model_copy(update={"read_cache_mb": 8, "static_dir": tmp_path})
+    app = create_app(keeping, database_url=engine.url.render_as_string(hide_password=False))
+    app.state.session_factory = sessionmaker(
+        bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+    )
+    statements: list[str] = []
+    listen = lambda *args: statements.append(args[2])  # noqa: E731  (before_cursor_execute)
+    url = "/studies/dart-async-file-writes"
+    with TestClient(app) as client:
+        built = client.get(url)
+        etag = built.headers["ETag"]
+        event.listen(connection, "before_cursor_execute", listen)
+        try:
+            kept = client.get(url)
+        finally:
+            event.remove(connection, "before_cursor_execute", listen)
+        held = revalidate(client, url, etag)
+        # A new build names new scripts: a page held from the old one is no longer current.
+        index.write_text(
+            index.read_text().replace("</head>", '<meta name="build" content="2">\n</head>')
+        )
+        rebuilt = client.get(url, headers={"If-None-Match": held.headers["ETag"]})
+    assert built.status_code == kept.status_code == 200
+    assert STRONG_TAG.match(etag), etag
+    assert built.headers["Cache-Control"] == kept.headers["Cache-Control"] == REVALIDATE
+    assert [sql for sql in statements if "SAVEPOINT" not in sql] == [str(VERSION_QUERY)]
+    assert kept.content == built.content
+    assert 'property="og:title"' in kept.text
+    assert held.status_code == 304
+    assert held.headers["Cache-Control"] == REVALIDATE
+    assert rebuilt.status_code == 200
+    assert rebuilt.headers["ETag"] != held.headers["ETag"]
+    assert 'name="build"' in rebuilt.text

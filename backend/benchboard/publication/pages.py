@@ -21,7 +21,9 @@ from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from sqlalchemy.orm import Session
 
+from benchboard.caching import conditional_read
 from benchboard.config import Settings
 from benchboard.delivery import REVALIDATE
 from benchboard.deps import SessionDep, SettingsDep
@@ -29,7 +31,7 @@ from benchboard.errors import AppError, NotFound
 from benchboard.publication import service
 from benchboard.series.filters import DIMENSIONS, SeriesFilter
 from benchboard.studies.service import get_study
-from benchboard.tokens.visibility import viewer_of
+from benchboard.tokens.visibility import Viewer, viewer_of
 
 pages_router = APIRouter(include_in_schema=False)
 
@@ -84,14 +86,24 @@ def with_card(index_html: str, card: Card, page_url: str) -> str:
     return index_html.replace("</head>", f"    {tags}\n  </head>", 1)
 
 
-def _page(request: Request, settings: Settings, card: Callable[[], Card]) -> HTMLResponse:
+def _page(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    card: Callable[[Viewer], Card],
+) -> HTMLResponse:
+    """The page with `card`'s head. A public read like the JSON it is drawn from: tagged
+    and kept by the data's version (caching.py), since building a study's card costs
+    as much as its JSON and a shared link brings a crowd to the page first."""
     index = settings.static_dir / "index.html"
     if not index.is_file():
         raise NotFound("the dashboard is not built: run `make run` (it builds frontend/)")
     page = index.read_text(encoding="utf-8")
     if settings.public_read:  # else every read needs a token, which a link preview lacks
+        private = conditional_read(request, session, public=True, cache_control=REVALIDATE)
+        anonymous = viewer_of(session, None, private)
         with suppress(AppError):  # refused or not found: the app says why itself
-            page = with_card(page, card(), f"{public_base(request)}{request.url.path}")
+            page = with_card(page, card(anonymous), f"{public_base(request)}{request.url.path}")
     return HTMLResponse(page, headers={"Cache-Control": REVALIDATE})
 
 
@@ -99,8 +111,8 @@ def _page(request: Request, settings: Settings, card: Callable[[], Card]) -> HTM
 def get_study_page(
     suite: str, request: Request, session: SessionDep, settings: SettingsDep
 ) -> HTMLResponse:
-    def card() -> Card:
-        viewer_of(session, None, None).require(suite, f"study {suite}")
+    def card(anonymous: Viewer) -> Card:
+        anonymous.require(suite, f"study {suite}")
         study = get_study(session, suite)
         first = study.findings[0].text if study.findings else None
         return Card(
@@ -109,7 +121,7 @@ def get_study_page(
             image=f"{public_base(request)}/api/v1/suites/{quote(suite)}/card.png",
         )
 
-    return _page(request, settings, card)
+    return _page(request, session, settings, card)
 
 
 @pages_router.get("/history")
@@ -119,12 +131,11 @@ def get_history_page(
     settings: SettingsDep,
     series: Annotated[list[str] | None, Query()] = None,
 ) -> HTMLResponse:
-    def card() -> Card:
+    def card(anonymous: Viewer) -> Card:
         ids = [int(given) for given in series or () if given.isdigit() and len(given) < 19]
         if not ids:
             raise NotFound("no series named")
         window = _window(request)
-        anonymous = viewer_of(session, None, None)
         figure = service.history_figure(session, anonymous, ids[0], **window)
         kept = urlencode(_window_query(window))
         return Card(
@@ -133,14 +144,14 @@ def get_history_page(
             image=f"{public_base(request)}/api/v1/series/{ids[0]}/chart.png?{_sized(kept)}",
         )
 
-    return _page(request, settings, card)
+    return _page(request, session, settings, card)
 
 
 @pages_router.get("/modes")
 def get_modes_page(request: Request, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
-    def card() -> Card:
+    def card(anonymous: Viewer) -> Card:
         window = _window(request)
-        hidden = viewer_of(session, None, None).hidden
+        hidden = anonymous.hidden
         figure = service.modes_figure(session, _page_filter(request, window, hidden))
         query = urlencode(
             [(k, v) for k, v in request.query_params.multi_items() if k in _FILTER_KEYS]
@@ -152,7 +163,7 @@ def get_modes_page(request: Request, session: SessionDep, settings: SettingsDep)
             image=f"{public_base(request)}/api/v1/compare/modes/chart.png?{_sized(query)}",
         )
 
-    return _page(request, settings, card)
+    return _page(request, session, settings, card)
 
 
 _FILTER_KEYS = {*DIMENSIONS, "branch"}
