@@ -14,13 +14,13 @@ python and java with two implementations each and dart with one, each in sync an
 benchmark name appears in five suites. Later invocations reuse the dataset while it holds
 exactly 1,000,000 series.
 
-Cold: the service is restarted (new processes and connections, empty plan caches) and
-each read's first `--cold` requests are timed without warm-up, each on a filter value
-not asked yet where there are several; PostgreSQL itself keeps running (its shared
-buffers and the OS page cache stay warm). Warm: the same reads after a warm-up, with
-`--requests` requests each. Sequential over one keep-alive connection, with a browser's
-Accept-Encoding; times until the body is decoded. A missed target prints `TARGET MISSED`
-and exits 1.
+Warm: each read after a warm-up, with `--requests` requests each. Cold: then the
+service is restarted, as a deploy restarts it (new processes and connections, empty plan
+caches and kept answers), and each read's first `--cold` requests are timed without
+warm-up, each on a filter value not asked yet in this process where there are several;
+PostgreSQL itself keeps running (its shared buffers and the OS page cache stay warm).
+Sequential over one keep-alive connection, with a browser's Accept-Encoding; times until
+the body is decoded. A missed target prints `TARGET MISSED` and exits 1.
 """
 
 import argparse
@@ -410,14 +410,19 @@ def main() -> None:
     with service, httpx.Client(base_url=service.base_url, headers=browser, timeout=60) as client:
         service.start()
         for endpoint in plan:
-            print(f"timing {endpoint.label}, cold", flush=True)
-            cold.append(measure_cold(client, endpoint, args.cold))
-        loads.append(load_average())
-        for endpoint in plan:
             print(f"timing {endpoint.label}, warm", flush=True)
             timed = replace(endpoint, paths=endpoint.paths[: args.requests])
             warm.append(measure_warm(client, timed, DEFAULT_WARMUP))
         paging = check_paging(client)
+        loads.append(load_average())
+        # Cold as after a deploy: new service processes, PostgreSQL still running. (Timed
+        # first, on the server this invocation started, cold also meant PostgreSQL's own
+        # empty buffers, which no restart of the service empties.)
+        service.stop()
+        service.start()
+        for endpoint in plan:
+            print(f"timing {endpoint.label}, cold", flush=True)
+            cold.append(measure_cold(client, endpoint, args.cold))
         loads.append(load_average())
     report(args, service, cold, warm, loads, paging)
 
@@ -432,7 +437,7 @@ def report(
 ) -> None:
     print()
     print(f"Wide read speed - {machine_summary()}, `benchboard serve` (2 workers + detection)")
-    print(f"load average (1, 5, 15 min): start {loads[0]}; after cold {loads[1]}; end {loads[2]}")
+    print(f"load average (1, 5, 15 min): start {loads[0]}; after warm {loads[1]}; end {loads[2]}")
     with service.connect() as conn:
         row = conn.execute(
             "SELECT (SELECT count(*) FROM series), (SELECT sum(result_count) FROM series),"

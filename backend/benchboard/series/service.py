@@ -9,6 +9,7 @@ from sqlalchemy import (
     Text,
     and_,
     any_,
+    bindparam,
     case,
     false,
     func,
@@ -22,7 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchboard.models import Hardware, Result, Series, SeriesGroup
-from benchboard.pagination import Keyset, keyset_page
+from benchboard.pagination import Keyset, KeysetPage, keyset_page
 from benchboard.series.filters import DIMENSIONS, SeriesFilter, dimension_column
 from benchboard.series.schemas import (
     Facets,
@@ -169,6 +170,10 @@ def json_object(**columns: Any) -> Any:
 # A filter matching this many series or fewer has their ids read first (its own indexes);
 # more, and a page walks the primary key from the first of them.
 FEW_MATCHING = 10_000
+# Before reading a few thousand ids, a page first walks this many pages' worth of ids from
+# the first match: series made together (one upload's parameter sweep) have neighbouring
+# ids, so the walk usually fills the page.
+WALK_WINDOW_PAGES = 10
 
 
 def list_series(
@@ -180,31 +185,58 @@ def list_series(
     first series passes every other one before them: 314 ms to find no
     `language=c&mode=async` in 1,000,000 series, 66 ms for the first page of the fourth
     of ten suites. The series groups say how many series match and where the first one
-    is: none, no query; a few, their ids are read first; else the walk starts there."""
-    latest = latest_result(Series.id, Series.last_started_at)
-    query = (
-        series_filter.apply(select(_series_json(latest).label("item")))
-        .select_from(Series)
-        .join(Hardware, Hardware.id == Series.hardware_id)
-        .outerjoin(latest, literal_column("true"))
-    )
+    is: none, no query; many, the walk starts there; a few, a short walk from there,
+    and if it does not fill the page their ids are read first (for 6,000 series of a
+    benchmark on one machine, 9 ms; the walk, 1 ms).
+
+    The page's ids are found first and its items written after, for those ids alone:
+    a plan that sorts what it found (the short walk's, often) would otherwise write an
+    item and look up the newest result for every series found, 1,010 for 101 kept."""
+    ids = series_filter.apply(select(Series.id)).join(Hardware, Hardware.id == Series.hardware_id)
     if not series_filter.has_time:
         matching, first_id = _matching_series(session, series_filter)
         if matching == 0:
-            query = query.where(false())  # the cursor is still checked
+            ids = ids.where(false())  # the cursor is still checked
         elif matching <= FEW_MATCHING:
-            ids = (
+            window = first_id + (limit + 1) * WALK_WINDOW_PAGES
+            walked = ids.where(Series.id >= first_id, Series.id < window)
+            page = keyset_page(session, walked, BY_ID, limit=limit, cursor=cursor)
+            if page.next_cursor is not None or (cursor is None and len(page.rows) == matching):
+                return _series_page(session, page)
+            matched = (
                 select(func.array_agg(Series.id))
                 .join(Hardware, Hardware.id == Series.hardware_id)
                 .where(*series_filter.conditions())
                 .correlate(None)
             )
-            query = query.where(Series.id == any_(ids.scalar_subquery().cast(ARRAY(BigInteger))))
+            ids = ids.where(Series.id == any_(matched.scalar_subquery().cast(ARRAY(BigInteger))))
         else:
-            query = query.where(Series.id >= first_id)
-    page = keyset_page(session, query, BY_ID, limit=limit, cursor=cursor)
-    items = ",".join(row.item for row in page.rows).encode()
-    return b'{"items":[' + items + b'],"next_cursor":' + orjson.dumps(page.next_cursor) + b"}"
+            ids = ids.where(Series.id >= first_id)
+    return _series_page(session, keyset_page(session, ids, BY_ID, limit=limit, cursor=cursor))
+
+
+def _page_items() -> Select[tuple[str]]:
+    latest = latest_result(Series.id, Series.last_started_at)
+    return (
+        select(_series_json(latest))
+        .select_from(Series)
+        .join(Hardware, Hardware.id == Series.hardware_id)
+        .outerjoin(latest, literal_column("true"))
+        .where(Series.id == any_(bindparam("page_ids", type_=ARRAY(BigInteger))))
+        .order_by(Series.id)
+    )
+
+
+# Built once: the statement's cache key is then computed once, not on every page.
+PAGE_ITEMS = _page_items()
+
+
+def _series_page(session: Session, page: KeysetPage) -> bytes:
+    """The page's items, written by PostgreSQL in id order, and its cursor."""
+    page_ids = [row.id for row in page.rows]
+    items = session.scalars(PAGE_ITEMS, {"page_ids": page_ids}).all() if page_ids else []
+    body = ",".join(items).encode()
+    return b'{"items":[' + body + b'],"next_cursor":' + orjson.dumps(page.next_cursor) + b"}"
 
 
 def _matching_series(session: Session, series_filter: SeriesFilter) -> tuple[int, int]:

@@ -107,6 +107,31 @@ def all_pages(client: TestClient, path: str, **params: Any) -> list[dict[str, An
         page = get(client, path, **params, cursor=page["next_cursor"])
 
 
+def test_a_few_series_far_apart_page_in_order_whatever_the_walk_finds(
+    client: TestClient, auth: dict[str, str]
+) -> None:
+    """A filter matching a few series: a page walks a short window of ids from the first
+    match, and reads every matching id when that window does not fill it (series/service.py)."""
+
+    def sweep(benchmark: str, sizes: range) -> None:
+        results = [result(benchmark=benchmark, params={"n": n}) for n in sizes]
+        stored = client.post("/api/v1/runs", json=run(results=results), headers=auth)
+        assert stored.status_code == 201, stored.text
+
+    sweep("sparse", range(3))
+    sweep("filler", range(45))  # past the window of a 2-series page: (2 + 1) x 10 ids
+    sweep("sparse", range(10, 14))
+    everything = all_pages(client, "/api/v1/series", benchmark="sparse", limit=100)
+    ids = [item["id"] for item in everything]
+    assert len(ids) == 7
+    assert ids == sorted(ids)
+    assert ids[3] - ids[2] > 30  # the second sweep is beyond the first page's window
+    for limit in (1, 2, 3, 5, 7):
+        paged = all_pages(client, "/api/v1/series", benchmark="sparse", limit=limit)
+        assert [item["id"] for item in paged] == ids, limit
+    assert sorted(item["params"]["n"] for item in everything) == [0, 1, 2, 10, 11, 12, 13]
+
+
 def test_bad_cursor_is_422(client: TestClient) -> None:
     response = client.get("/api/v1/series", params={"cursor": "not-a-cursor"})
     assert response.status_code == 422
