@@ -92,7 +92,7 @@ def plausible_start(started_at: datetime) -> datetime:
     return started_at
 
 
-def reject_unstorable_parameters(request: Request) -> None:
+async def reject_unstorable_parameters(request: Request) -> None:
     """An app-wide dependency: no query or path parameter may carry what text columns
     cannot store (URL decoding already turns broken UTF-8 into U+FFFD)."""
     pairs = [*request.path_params.items(), *request.query_params.multi_items()]

@@ -37,7 +37,9 @@ turn, no worker thread and no pooled connection of its own. Its version still co
 a query that starts after it arrived, so it is never older than a write the reader saw
 commit; concurrent requests share that query (VersionClock), one at a time per process.
 So a crowd on a published study is served from memory while the database's turns go to
-the reads that need them (bench/README.md, read_load.py).
+the reads that need them (bench/README.md, read_load.py). After a write, the first request
+of a URL builds its answer anew and the others of that URL wait for it (at most a turn's
+wait, BENCHBOARD_REQUEST_WAIT_S) rather than each asking for a turn to build it too.
 
 **Private answers.** A read that needs a token (BENCHBOARD_PUBLIC_READ=false; private
 suites later) is `private, no-store` and gets no ETag: no shared cache may keep it.
@@ -48,6 +50,7 @@ import hashlib
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -347,14 +350,17 @@ class ServeKept:
         self.cache = cache
         self.clock = clock
         self.settings = settings
+        # URL -> done, while one request builds that URL's answer anew.
+        self._building: dict[bytes, asyncio.Future[None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         policy = scope.get(_POLICY_KEY)
+        url = _url(scope) if isinstance(policy, ReadPolicy) else b""
         if (
             not isinstance(policy, ReadPolicy)
             or not self.settings.public_read
             or _carries_token(scope)
-            or not self.cache.keeps(_url(scope))
+            or not self.cache.keeps(url)
         ):
             await self.app(scope, receive, send)
             return
@@ -363,9 +369,11 @@ class ServeKept:
         except SQLAlchemyError:
             await self.app(scope, receive, send)
             return
-        kept = self.cache.get((version, _url(scope)))
+        kept = self.cache.get((version, url))
         if kept is None:
-            await self.app(scope, receive, send)
+            kept = await self._after_the_build(url, version)
+        if kept is None:
+            await self._build(url, scope, receive, send)
             return
         scope["route"] = kept.route
         scope[_KEPT_KEY] = True
@@ -373,6 +381,29 @@ class ServeKept:
         held = _held_version(Request(scope).headers.get("if-none-match", ""), version)
         answer = _not_modified_response(held, kept.cache_control) if held else _kept_response(kept)
         await answer(scope, receive, send)
+
+    async def _after_the_build(self, url: bytes, version: str) -> Kept | None:
+        """The answer of `url` under `version`, once the request building it anew is done:
+        after a write, a crowd on one URL waits for one build instead of queueing a build
+        each for a turn. None if none is building, or it took longer than a turn's wait."""
+        building = self._building.get(url)
+        if building is None:
+            return None
+        with suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(building), self.settings.request_wait_s)
+        return self.cache.get((version, url))
+
+    async def _build(self, url: bytes, scope: Scope, receive: Receive, send: Send) -> None:
+        if url in self._building:  # another build is late: this one runs as any request
+            await self.app(scope, receive, send)
+            return
+        done = asyncio.get_running_loop().create_future()
+        self._building[url] = done
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            del self._building[url]
+            done.set_result(None)
 
 
 class CacheHeaders:

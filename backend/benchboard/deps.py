@@ -3,7 +3,6 @@
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
@@ -59,25 +58,24 @@ def _require(permission: str):  # type: ignore[no-untyped-def]
     return dependency
 
 
-async def _read_access(
+def _read_access(
     request: Request,
     session: SessionDep,
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Viewer:
     """Who reads: anonymous readers see public suites; a token also the private suites
-    it covers. An answer to a token is never kept nor shared (caching.py)."""
-    principal = None
-    if credentials is not None:
-        principal = await run_in_threadpool(_principal, session, credentials)
+    it covers. An answer to a token is never kept nor shared (caching.py). One worker
+    thread for all its queries: each hop to a thread and back cost a read more under load
+    than the query it ran."""
+    principal = _principal(session, credentials)
     if not settings.public_read and principal is None:
         raise Unauthorized("reads need a token on this server (BENCHBOARD_PUBLIC_READ=false)")
     # The first query of an anonymous read: its ETag must not be newer than its answer.
     shared = settings.public_read and principal is None
-    private = await run_in_threadpool(conditional_read, request, session, public=shared)
-    viewer = await run_in_threadpool(viewer_of, session, principal, private)
-    path, query = request.path_params, request.query_params
-    await run_in_threadpool(hide_private_ids, session, viewer, path, query)
+    private = conditional_read(request, session, public=shared)
+    viewer = viewer_of(session, principal, private)
+    hide_private_ids(session, viewer, request.path_params, request.query_params)
     return viewer
 
 

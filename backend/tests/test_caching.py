@@ -13,8 +13,19 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import sessionmaker
+from starlette.types import Message, Receive, Scope, Send
 
-from benchboard.caching import PRIVATE, PUBLIC, VERSION_QUERY, Kept, ReadCache, VersionClock
+from benchboard.caching import (
+    _POLICY_KEY,
+    PRIVATE,
+    PUBLIC,
+    VERSION_QUERY,
+    Kept,
+    ReadCache,
+    ReadPolicy,
+    ServeKept,
+    VersionClock,
+)
 from benchboard.config import Settings
 from benchboard.delivery import REVALIDATE
 from benchboard.main import create_app
@@ -282,3 +293,47 @@ def test_a_shared_page_is_tagged_and_kept_like_its_json_until_the_data_or_the_bu
     assert rebuilt.status_code == 200
     assert rebuilt.headers["ETag"] != held.headers["ETag"]
     assert 'name="build"' in rebuilt.text
+
+
+def test_after_a_write_a_crowd_on_one_url_waits_for_one_build(settings: Settings) -> None:
+    cache = ReadCache(max_bytes=1 << 20)
+    url = b"testserver/api/v1/suites?"
+    cache.put(('"v1"', url), Kept([], b"old", None, PUBLIC))  # kept before the write
+    builds: list[int] = []
+
+    async def route(scope: Scope, receive: Receive, send: Send) -> None:
+        builds.append(len(builds))
+        await asyncio.sleep(0.05)  # the database's part
+        cache.put(('"v2"', url), Kept([(b"content-type", b"text/plain")], b"new", None, PUBLIC))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"new"})
+
+    async def crowd() -> list[bytes]:
+        serve = ServeKept(route, cache=cache, clock=VersionClock(lambda: '"v2"'), settings=settings)
+
+        async def reader() -> bytes:
+            sent: list[Message] = []
+            scope: Scope = {
+                "type": "http",
+                "method": "GET",
+                "path": "/api/v1/suites",
+                "query_string": b"",
+                "headers": [(b"host", b"testserver")],
+                _POLICY_KEY: ReadPolicy(),
+            }
+
+            async def send(message: Message) -> None:
+                sent.append(message)
+
+            await serve(scope, _no_body, send)
+            assert sent[0]["status"] == 200
+            return b"".join(m.get("body", b"") for m in sent[1:])
+
+        return list(await asyncio.gather(*(reader() for _ in range(20))))
+
+    assert asyncio.run(crowd()) == [b"new"] * 20
+    assert builds == [0]
+
+
+async def _no_body() -> Message:
+    return {"type": "http.request", "body": b""}

@@ -31,7 +31,7 @@ _WRITE: dict[int | str, dict[str, object]] = {
 }
 
 
-def group_filter(
+async def group_filter(
     viewer: ViewerDep,
     suite: str | None = None,
     status: Annotated[

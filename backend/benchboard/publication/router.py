@@ -28,7 +28,7 @@ router = APIRouter(prefix="/api/v1", tags=["publication"], dependencies=[ReadAcc
 CARD_WIDTH, CARD_HEIGHT = 1200, 630  # what sharing previews ask for (og:image)
 
 
-def image_frame(
+async def image_frame(
     image_format: ImageFormat,
     width: Annotated[int, Query(ge=200, le=2400, description="pixels")] = 800,
     height: Annotated[int, Query(ge=120, le=1600, description="pixels")] = 400,

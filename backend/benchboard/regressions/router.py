@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api/v1/regressions", tags=["regressions"], route_cla
 _NOT_FOUND: dict[int | str, dict[str, object]] = {404: {"model": ErrorOut}}
 
 
-def regression_filter(
+async def regression_filter(
     suite: str | None = None,
     branch: str | None = None,
     language: str | None = None,

@@ -39,7 +39,7 @@ from benchboard.tokens.service import Principal
 router = APIRouter(prefix="/api/v1", tags=["runs"])
 
 
-def run_filter(
+async def run_filter(
     suite: str | None = None,
     branch: str | None = None,
     hardware: str | None = None,

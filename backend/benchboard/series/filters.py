@@ -101,7 +101,7 @@ def dimension_column(dimension: str, table: Any = Series) -> Any:
 Values = Annotated[list[str] | None, Query()]
 
 
-def series_filter(
+async def series_filter(
     suite: Values = None,
     benchmark: Values = None,
     language: Values = None,
