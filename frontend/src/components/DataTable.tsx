@@ -126,6 +126,9 @@ function useVisibleRows(count: number, body: React.RefObject<HTMLTableSectionEle
     setScrollMargin((body.current?.getBoundingClientRect().top ?? 0) + window.scrollY);
   }, [virtual, count, narrow, body]);
   const virtualizer = useWindowVirtualizer({
+    // Off for a whole table: an enabled one reads window.scrollY as it mounts, which lays out the
+    // page just changed (the rows, the charts above) inside the commit instead of at the next frame.
+    enabled: virtual,
     count: virtual ? count : 0,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,

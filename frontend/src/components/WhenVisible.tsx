@@ -1,30 +1,35 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 
 // Charts that came near the viewport, drawn one per task in the order they arrived: a screen of
-// small multiples drawn in one go is a single long task that freezes the page.
-const waiting: (() => void)[] = [];
+// small multiples drawn in one go is a single long task that freezes the page. Content drawn later
+// (DrawLater) waits until no chart does: the intersection observers of a chart and of the table
+// below it report in the same frame, but not in a fixed order.
+const charts: (() => void)[] = [];
+const later: (() => void)[] = [];
 let pumping = false;
 
 function drawNext() {
-  const draw = waiting.shift();
+  const draw = charts.shift() ?? later.shift();
   if (!draw) {
     pumping = false;
     return;
   }
-  draw();
-  // React renders the update in a task of its own before this timer fires.
+  // Rendered and committed now, in this task: left to React's scheduler, the update could still
+  // be pending when the next timer fires and be rendered together with the next draw.
+  flushSync(draw);
   setTimeout(drawNext, 0);
 }
 
-function enqueue(draw: () => void): () => void {
-  waiting.push(draw);
+function enqueue(queue: (() => void)[], draw: () => void): () => void {
+  queue.push(draw);
   if (!pumping) {
     pumping = true;
     setTimeout(drawNext, 0);
   }
   return () => {
-    const index = waiting.indexOf(draw);
-    if (index !== -1) waiting.splice(index, 1);
+    const index = queue.indexOf(draw);
+    if (index !== -1) queue.splice(index, 1);
   };
 }
 
@@ -53,7 +58,7 @@ export function WhenVisible({
       (entries) => {
         const near = entries.findLast((e) => e.isIntersecting);
         cancel();
-        if (near) cancel = enqueue(() => setWidth(Math.round(near.boundingClientRect.width)));
+        if (near) cancel = enqueue(charts, () => setWidth(Math.round(near.boundingClientRect.width)));
         else setWidth(null);
       },
       { rootMargin: "1200px 0px" },
@@ -83,11 +88,11 @@ export function DrawLater({ children }: { children: ReactNode }) {
     const element = ref.current;
     if (!element) return;
     let cancel = () => {};
-    // Observers report in the order they were made, so this first report comes after those of
-    // the WhenVisible boxes above (their effects ran first) and queues the draw behind theirs.
+    // Its first report comes in the same frame as those of the WhenVisible boxes above, and the
+    // draw waits behind theirs.
     const observer = new IntersectionObserver(() => {
       observer.disconnect();
-      cancel = enqueue(() => setDrawn(true));
+      cancel = enqueue(later, () => setDrawn(true));
     });
     observer.observe(element);
     return () => {
