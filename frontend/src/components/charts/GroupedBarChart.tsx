@@ -3,12 +3,11 @@ import {
   BarChart,
   CartesianGrid,
   Cell,
-  DefaultZIndexes,
+  ErrorBar,
   LabelList,
   type LabelProps,
   ResponsiveContainer,
   Tooltip,
-  useXAxisScale,
   XAxis,
   YAxis,
 } from "recharts";
@@ -24,7 +23,6 @@ import {
   groupedBarChartHeight,
   LINE,
   labelChars,
-  linearTicks,
   whiskerOffset,
 } from "./barChartModel";
 
@@ -103,13 +101,7 @@ function TooltipBody({
   );
 }
 
-/** Half the height of a whisker's end caps, px. */
-const CAP = 4;
-
-/**
- * A bar's whisker (min–max, drawn as an ErrorBar would: a line with an end cap at each end) and its
- * value past the whisker, in display units like the axis.
- */
+/** The value at the end of a bar, past its whisker; in display units, like the axis. */
 function ValueLabel({
   viewBox,
   value,
@@ -117,27 +109,13 @@ function ValueLabel({
   data,
   logMin,
 }: LabelProps & { data: readonly BarDatum[]; logMin: number | null }) {
-  const scale = useXAxisScale();
   if (typeof value !== "number" || !viewBox || !("width" in viewBox)) return null;
   const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
-  const error = data[index ?? -1]?.error;
-  const whisker = whiskerOffset(width, value, error?.[1] ?? 0, logMin);
-  const middle = y + height / 2;
-  const low = error && scale?.(value - error[0]);
-  const high = error && scale?.(value + error[1]);
+  const whisker = whiskerOffset(width, value, data[index ?? -1]?.error?.[1] ?? 0, logMin);
   return (
-    <>
-      {Number.isFinite(low) && Number.isFinite(high) ? (
-        <g className="recharts-errorBar" stroke="var(--text)" strokeWidth={1.5}>
-          <line x1={high} y1={middle + CAP} x2={high} y2={middle - CAP} />
-          <line x1={low} y1={middle} x2={high} y2={middle} />
-          <line x1={low} y1={middle + CAP} x2={low} y2={middle - CAP} />
-        </g>
-      ) : null}
-      <text x={x + width + whisker + 5} y={middle} dominantBaseline="middle" className="bar-value">
-        {formatNumber(value)}
-      </text>
-    </>
+    <text x={x + width + whisker + 5} y={y + height / 2} dominantBaseline="middle" className="bar-value">
+      {formatNumber(value)}
+    </text>
   );
 }
 
@@ -151,7 +129,6 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
 
   const data = barData(lines);
   const height = groupedBarChartHeight(chart, narrow);
-  const ticks = log ? powerTicks(log) : linearTicks(data);
   return (
     <ResponsiveContainer
       width="100%"
@@ -168,8 +145,8 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
         <XAxis
           type="number"
           scale={log ? "log" : "auto"}
-          domain={log ?? (ticks ? [ticks[0] ?? 0, ticks.at(-1) ?? 0] : [0, "auto"])}
-          ticks={ticks}
+          domain={log ?? [0, "auto"]}
+          ticks={log ? powerTicks(log) : undefined}
           allowDataOverflow={log !== null}
           tickFormatter={(v: number) => formatNumber(v)}
           label={{ value: chart.scale.label, position: "insideBottom", offset: -10, className: "axis-label" }}
@@ -204,10 +181,11 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
               data-mode={l.kind === "bar" ? (l.bar.mode ?? "none") : undefined}
             />
           ))}
-          {/* The whiskers and values in the layer an ErrorBar draws in, under the axes. */}
+          {/* Whiskers appear with their bars: an animated one sets state every frame, and a screen of
+              small multiples animating at once trips React's nested-update limit (error #185). */}
+          <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" isAnimationActive={false} />
           <LabelList
             dataKey="value"
-            zIndex={DefaultZIndexes.line}
             content={(props) => <ValueLabel {...props} data={data} logMin={log?.[0] ?? null} />}
           />
         </Bar>
