@@ -3,11 +3,12 @@ import {
   BarChart,
   CartesianGrid,
   Cell,
-  ErrorBar,
+  DefaultZIndexes,
   LabelList,
   type LabelProps,
   ResponsiveContainer,
   Tooltip,
+  useXAxisScale,
   XAxis,
   YAxis,
 } from "recharts";
@@ -23,6 +24,7 @@ import {
   groupedBarChartHeight,
   LINE,
   labelChars,
+  linearTicks,
   whiskerOffset,
 } from "./barChartModel";
 
@@ -101,7 +103,13 @@ function TooltipBody({
   );
 }
 
-/** The value at the end of a bar, past its whisker; in display units, like the axis. */
+/** Half the height of a whisker's end caps, px. */
+const CAP = 4;
+
+/**
+ * A bar's whisker (min–max, drawn as an ErrorBar would: a line with an end cap at each end) and its
+ * value past the whisker, in display units like the axis.
+ */
 function ValueLabel({
   viewBox,
   value,
@@ -109,13 +117,27 @@ function ValueLabel({
   data,
   logMin,
 }: LabelProps & { data: readonly BarDatum[]; logMin: number | null }) {
+  const scale = useXAxisScale();
   if (typeof value !== "number" || !viewBox || !("width" in viewBox)) return null;
   const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
-  const whisker = whiskerOffset(width, value, data[index ?? -1]?.error?.[1] ?? 0, logMin);
+  const error = data[index ?? -1]?.error;
+  const whisker = whiskerOffset(width, value, error?.[1] ?? 0, logMin);
+  const middle = y + height / 2;
+  const low = error && scale?.(value - error[0]);
+  const high = error && scale?.(value + error[1]);
   return (
-    <text x={x + width + whisker + 5} y={y + height / 2} dominantBaseline="middle" className="bar-value">
-      {formatNumber(value)}
-    </text>
+    <>
+      {Number.isFinite(low) && Number.isFinite(high) ? (
+        <g className="recharts-errorBar" stroke="var(--text)" strokeWidth={1.5}>
+          <line x1={high} y1={middle + CAP} x2={high} y2={middle - CAP} />
+          <line x1={low} y1={middle} x2={high} y2={middle} />
+          <line x1={low} y1={middle + CAP} x2={low} y2={middle - CAP} />
+        </g>
+      ) : null}
+      <text x={x + width + whisker + 5} y={middle} dominantBaseline="middle" className="bar-value">
+        {formatNumber(value)}
+      </text>
+    </>
   );
 }
 
@@ -129,6 +151,7 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
 
   const data = barData(lines);
   const height = groupedBarChartHeight(chart, narrow);
+  const ticks = log ? powerTicks(log) : linearTicks(data);
   return (
     <ResponsiveContainer
       width="100%"
@@ -145,8 +168,8 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
         <XAxis
           type="number"
           scale={log ? "log" : "auto"}
-          domain={log ?? [0, "auto"]}
-          ticks={log ? powerTicks(log) : undefined}
+          domain={log ?? (ticks ? [ticks[0] ?? 0, ticks.at(-1) ?? 0] : [0, "auto"])}
+          ticks={ticks}
           allowDataOverflow={log !== null}
           tickFormatter={(v: number) => formatNumber(v)}
           label={{ value: chart.scale.label, position: "insideBottom", offset: -10, className: "axis-label" }}
@@ -181,11 +204,10 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
               data-mode={l.kind === "bar" ? (l.bar.mode ?? "none") : undefined}
             />
           ))}
-          {/* Whiskers appear with their bars: an animated one sets state every frame, and a screen of
-              small multiples animating at once trips React's nested-update limit (error #185). */}
-          <ErrorBar dataKey="error" direction="x" width={4} stroke="var(--text)" isAnimationActive={false} />
+          {/* The whiskers and values in the layer an ErrorBar draws in, under the axes. */}
           <LabelList
             dataKey="value"
+            zIndex={DefaultZIndexes.line}
             content={(props) => <ValueLabel {...props} data={data} logMin={log?.[0] ?? null} />}
           />
         </Bar>

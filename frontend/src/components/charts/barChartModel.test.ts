@@ -5,6 +5,7 @@ import {
   barData,
   chartLines,
   groupedBarChartHeight,
+  linearTicks,
   whiskerOffset,
 } from "./barChartModel";
 
@@ -86,6 +87,24 @@ describe("barData", () => {
       ["group", undefined, undefined],
       ["bar", 5, [1, 2]],
     ]);
+  });
+});
+
+describe("linearTicks", () => {
+  const datum = (value: number | undefined, error?: [number, number]) =>
+    ({ value, error }) as Parameters<typeof linearTicks>[0][number];
+
+  it("runs from zero past the highest whisker end, in nice steps", () => {
+    expect(linearTicks([datum(undefined), datum(3.97, [0.12, 0.2]), datum(1.31)])).toEqual([0, 2, 4, 6, 8]);
+    expect(linearTicks([datum(64.6), datum(147)])).toEqual([0, 40, 80, 120, 160]);
+  });
+
+  it("reaches below zero for a whisker that does", () => {
+    expect(linearTicks([datum(1, [3, 0]), datum(5)])).toEqual([-2, 0, 2, 4, 6]);
+  });
+
+  it("is undefined for a chart without a bar", () => {
+    expect(linearTicks([datum(undefined)])).toBeUndefined();
   });
 });
 

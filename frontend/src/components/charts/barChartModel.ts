@@ -1,4 +1,5 @@
 /** What GroupedBarChart draws: groups of bars in one display unit. Features build it from their data. */
+import { getNiceTickValues } from "recharts";
 import type { Direction, Scale } from "../../lib/units";
 import { wrapText } from "../../lib/wrapText";
 
@@ -72,6 +73,22 @@ export function whiskerOffset(width: number, value: number, high: number, logMin
   if (logMin === null) return (width * high) / value;
   const span = Math.log(value / logMin);
   return span > 0 ? (width * Math.log((value + high) / value)) / span : 0;
+}
+
+/**
+ * The linear value axis's ticks, as Recharts draws them for a `[0, "auto"]` domain whose data
+ * takes in every whisker: zero, or the lowest whisker below it, to the highest whisker end,
+ * widened to nice steps. The chart draws its whiskers itself (an ErrorBar registers its ends
+ * only after the bars' first draw, and the wider axis then draws every bar a second time); it
+ * gives the axis these ticks, and their ends as its domain, so the bars are drawn once.
+ */
+export function linearTicks(data: readonly BarDatum[]): number[] | undefined {
+  const ends = data.flatMap((d) =>
+    d.value === undefined ? [] : [d.value - (d.error?.[0] ?? 0), d.value + (d.error?.[1] ?? 0)],
+  );
+  if (ends.length === 0) return undefined;
+  // Recharts's defaults: five ticks, decimals allowed, the "adaptive" step.
+  return getNiceTickValues([Math.min(0, ...ends), Math.max(...ends)], 5, true, "adaptive");
 }
 
 /** Line height of a wrapped label, px. */
