@@ -247,9 +247,9 @@ async function wide(browser) {
     env: { BENCHBOARD_DEMO: "false" },
   });
   try {
-    for (const [label, pathname] of [
-      ["one 100,000-series suite", "/explore?suite=wide-03"],
-      ["no filter", "/explore"],
+    for (const [label, pathname, name] of [
+      ["one 100,000-series suite", "/explore?suite=wide-03", "explore-wide-suite"],
+      ["no filter", "/explore", "explore-wide"],
     ]) {
       // As big-suite: 1400 px, one warm-up load (assets cached, service warm), then RUNS loads.
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -265,6 +265,7 @@ async function wide(browser) {
       console.log(
         `Explore, 1,000,000 series, ${label} (1400 px, ${RUNS} warm loads): first chart at median ${median(first).toFixed(0)} ms (max ${Math.max(...first).toFixed(0)}; goal ≤ 1,500); longest main-thread task median ${median(longest).toFixed(0)} ms (max ${Math.max(...longest).toFixed(0)}; goal ≤ 200); series pages fetched per load: ${Math.max(...loads.map((l) => l.pages))} at most`,
       );
+      await picture(browser, url, name);
     }
   } finally {
     await service.stop();

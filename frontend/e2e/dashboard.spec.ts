@@ -371,3 +371,78 @@ test.describe("errors", () => {
     await expect(alert).toContainText("not_found");
   });
 });
+
+test.describe("bar charts", () => {
+  test("each bar's whisker spans its own min–max, past a group heading, and its value sits past it", async ({
+    page,
+    service,
+  }) => {
+    // Two groups (size=1, size=2) of two implementations whose ranges differ, so a whisker drawn
+    // from a neighbour's datum (the label's index counts bars, not the group rows) is seen.
+    const bars = [
+      { size: 1, implementation: "alpha", value: 10, min: 9, max: 12 },
+      { size: 1, implementation: "beta", value: 20, min: 5, max: 40 },
+      { size: 2, implementation: "alpha", value: 30, min: 29, max: 31 },
+      { size: 2, implementation: "beta", value: 15, min: 14, max: 16 },
+    ];
+    const suite = uniqueSuite("whiskers");
+    await service.upload({
+      suite,
+      started_at: "2025-04-01T00:00:00Z",
+      hardware: { name: "e2e-box" },
+      results: bars.map((b) => ({
+        benchmark: "whiskered",
+        params: { size: b.size },
+        language: "go",
+        implementation: b.implementation,
+        metric: "time_per_op",
+        unit: "ms",
+        value: b.value,
+        stats: { min: b.min, max: b.max },
+      })),
+    });
+    await page.goto(`/explore?suite=${suite}`);
+    const chart = page.locator("figure.chart").first();
+    await expect(chart.locator(".recharts-bar-rectangle")).toHaveCount(bars.length);
+    const drawn = await chart.locator(".recharts-surface").evaluate((svg) => {
+      const middle = (line: Element) => Number(line.getAttribute("y1"));
+      const whiskers = [...svg.querySelectorAll(".recharts-errorBar")].map((g) => {
+        const span = g.querySelectorAll("line")[1] as SVGLineElement; // the horizontal line
+        return {
+          y: middle(span),
+          low: Number(span.getAttribute("x1")),
+          high: Number(span.getAttribute("x2")),
+        };
+      });
+      const labels = [...svg.querySelectorAll("text.bar-value")].map((t) => ({
+        y: Number(t.getAttribute("y")),
+        x: Number(t.getAttribute("x")),
+        text: t.textContent,
+      }));
+      return [...svg.querySelectorAll(".recharts-bar-rectangle path")].map((path) => {
+        const box = (path as SVGGraphicsElement).getBBox();
+        const y = box.y + box.height / 2;
+        return {
+          left: box.x,
+          width: box.width,
+          whisker: whiskers.find((w) => Math.abs(w.y - y) < 1),
+          label: labels.find((l) => Math.abs(l.y - y) < 1),
+        };
+      });
+    });
+    // A linear axis from zero: a bar of `value` is `width` px, so `v` lies at left + width·v/value.
+    const widest = Math.max(...drawn.map((d) => d.width));
+    const largest = Math.max(...bars.map((b) => b.value));
+    for (const d of drawn) {
+      const bar = bars.find((b) => Math.abs((d.width / widest) * largest - b.value) < 0.2);
+      expect(bar, `a bar of ${d.width} px among ${widest} px is one of the uploaded values`).toBeDefined();
+      if (!bar || !d.whisker || !d.label)
+        throw new Error(`bar ${bar?.value}: its whisker or label is missing`);
+      const at = (v: number) => d.left + (d.width * v) / bar.value;
+      expect(d.whisker.low, `bar ${bar.value}: whisker's low end at its min`).toBeCloseTo(at(bar.min), 0);
+      expect(d.whisker.high, `bar ${bar.value}: whisker's high end at its max`).toBeCloseTo(at(bar.max), 0);
+      expect(d.label.text).toBe(String(bar.value));
+      expect(d.label.x, `bar ${bar.value}: its value sits past its whisker`).toBeGreaterThan(at(bar.max));
+    }
+  });
+});

@@ -19,7 +19,7 @@ export type UploadBody = Pick<RunUpload, "suite" | "started_at"> &
     git?: Partial<GitUpload>;
     hardware: Pick<HardwareUpload, "name"> & Partial<HardwareUpload>;
     results: (Pick<ResultUpload, "benchmark" | "language" | "metric" | "unit" | "value"> &
-      Partial<ResultUpload>)[];
+      Partial<Omit<ResultUpload, "stats">> & { stats?: Partial<NonNullable<ResultUpload["stats"]>> })[];
   };
 
 export interface Service {

@@ -25,7 +25,6 @@ import {
   LINE,
   labelChars,
   linearTicks,
-  whiskerOffset,
 } from "./barChartModel";
 
 interface GroupedBarChartProps {
@@ -108,34 +107,35 @@ const CAP = 4;
 
 /**
  * A bar's whisker (min–max, drawn as an ErrorBar would: a line with an end cap at each end) and its
- * value past the whisker, in display units like the axis.
+ * value past the whisker, in display units like the axis. `value` is the bar's row key (see the
+ * LabelList's accessor): the label's index counts drawn bars only, not the group rows between them.
  */
-function ValueLabel({
-  viewBox,
-  value,
-  index,
-  data,
-  logMin,
-}: LabelProps & { data: readonly BarDatum[]; logMin: number | null }) {
+function ValueLabel({ viewBox, value, rows }: LabelProps & { rows: ReadonlyMap<string, BarDatum> }) {
   const scale = useXAxisScale();
-  if (typeof value !== "number" || !viewBox || !("width" in viewBox)) return null;
+  const datum = rows.get(String(value));
+  if (datum?.value === undefined || !viewBox || !("width" in viewBox)) return null;
   const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
-  const error = data[index ?? -1]?.error;
-  const whisker = whiskerOffset(width, value, error?.[1] ?? 0, logMin);
+  const { error } = datum;
   const middle = y + height / 2;
-  const low = error && scale?.(value - error[0]);
-  const high = error && scale?.(value + error[1]);
+  const low = error ? scale?.(datum.value - error[0]) : undefined;
+  const high = error ? scale?.(datum.value + error[1]) : undefined;
+  const whiskered = low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high);
   return (
     <>
-      {Number.isFinite(low) && Number.isFinite(high) ? (
+      {whiskered ? (
         <g className="recharts-errorBar" stroke="var(--text)" strokeWidth={1.5}>
           <line x1={high} y1={middle + CAP} x2={high} y2={middle - CAP} />
           <line x1={low} y1={middle} x2={high} y2={middle} />
           <line x1={low} y1={middle + CAP} x2={low} y2={middle - CAP} />
         </g>
       ) : null}
-      <text x={x + width + whisker + 5} y={middle} dominantBaseline="middle" className="bar-value">
-        {formatNumber(value)}
+      <text
+        x={Math.max(x + width, whiskered ? high : 0) + 5}
+        y={middle}
+        dominantBaseline="middle"
+        className="bar-value"
+      >
+        {formatNumber(datum.value)}
       </text>
     </>
   );
@@ -150,6 +150,7 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
   const byKey = new Map(lines.map((l) => [l.key, l]));
 
   const data = barData(lines);
+  const rows = new Map(data.map((d) => [d.key, d]));
   const height = groupedBarChartHeight(chart, narrow);
   const ticks = log ? powerTicks(log) : linearTicks(data);
   return (
@@ -206,9 +207,9 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
           ))}
           {/* The whiskers and values in the layer an ErrorBar draws in, under the axes. */}
           <LabelList
-            dataKey="value"
+            valueAccessor={(entry) => (entry.payload as BarDatum).key}
             zIndex={DefaultZIndexes.line}
-            content={(props) => <ValueLabel {...props} data={data} logMin={log?.[0] ?? null} />}
+            content={(props) => <ValueLabel {...props} rows={rows} />}
           />
         </Bar>
       </BarChart>

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scaleFor } from "../../lib/units";
-import {
-  type BarChartModel,
-  barData,
-  chartLines,
-  groupedBarChartHeight,
-  linearTicks,
-  whiskerOffset,
-} from "./barChartModel";
+import { type BarChartModel, barData, chartLines, groupedBarChartHeight, linearTicks } from "./barChartModel";
 
 const bar = (key: string) => ({ key, label: `impl ${key}`, mode: null, color: "#000" });
 const cell = (value: number, seriesId: number) => ({ value, error: null, seriesId });
@@ -51,23 +44,6 @@ describe("chartLines", () => {
 
   it("draws nothing without groups", () => {
     expect(chartLines({ bars: chart.bars, rows: [] })).toEqual([]);
-  });
-});
-
-describe("whiskerOffset", () => {
-  it("scales the whisker by the bar's pixels per unit on a linear axis", () => {
-    expect(whiskerOffset(200, 50, 5, null)).toBeCloseTo(20);
-  });
-
-  it("scales by the bar's pixels per decade on a log axis", () => {
-    // A bar from 1 to 100 is two decades wide; 100 → 1000 is one more decade.
-    expect(whiskerOffset(200, 100, 900, 1)).toBeCloseTo(100);
-  });
-
-  it("is zero without a whisker or a positive value", () => {
-    expect(whiskerOffset(200, 50, 0, null)).toBe(0);
-    expect(whiskerOffset(200, 0, 5, null)).toBe(0);
-    expect(whiskerOffset(200, 1, 5, 1)).toBe(0);
   });
 });
 

@@ -65,17 +65,6 @@ export function chartLines(chart: Pick<BarChartModel, "bars" | "rows">): ChartLi
 }
 
 /**
- * How far past a bar's end (px) its upper whisker reaches: the bar's `width` px stand for its
- * `value` from zero, or on a log axis for log(value / logMin) from the axis start.
- */
-export function whiskerOffset(width: number, value: number, high: number, logMin: number | null): number {
-  if (value <= 0 || high <= 0) return 0;
-  if (logMin === null) return (width * high) / value;
-  const span = Math.log(value / logMin);
-  return span > 0 ? (width * Math.log((value + high) / value)) / span : 0;
-}
-
-/**
  * The linear value axis's ticks, as Recharts draws them for a `[0, "auto"]` domain whose data
  * takes in every whisker: zero, or the lowest whisker below it, to the highest whisker end,
  * widened to nice steps. The chart draws its whiskers itself (an ErrorBar registers its ends
