@@ -123,9 +123,21 @@ export function StripChart({ strips, unit, format, onSelectRun, height = 300 }: 
             data={samples}
             isAnimationActive={false}
             className="strip-samples"
-            shape={(props: { cx?: number; cy?: number }) => (
-              <circle cx={props.cx} cy={props.cy} r={2} fill="var(--muted)" fillOpacity={0.5} />
-            )}
+            shape={(props: { cx?: number; cy?: number; payload?: StripDot }) =>
+              props.payload?.outlier ? (
+                <circle
+                  cx={props.cx}
+                  cy={props.cy}
+                  r={2}
+                  data-outlier
+                  fill="var(--bg)"
+                  stroke="var(--muted)"
+                  strokeWidth={1}
+                />
+              ) : (
+                <circle cx={props.cx} cy={props.cy} r={2} fill="var(--muted)" fillOpacity={0.5} />
+              )
+            }
           />
         ) : null}
         <Scatter

@@ -29,10 +29,10 @@ describe("stripDots", () => {
     ]);
   });
 
-  const strip = (label: string, values: number[], samples: number[] = []): SideStrip => ({
+  const strip = (label: string, values: number[], samples: number[] = [], outlier = false): SideStrip => ({
     label,
-    levels: values.map((value, i) => ({ value, runId: `${label}-${i}` })),
-    samples,
+    levels: values.map((value, i) => ({ value, runId: `${label}-${i}`, outlier })),
+    samples: samples.map((value) => ({ value, outlier })),
     spread: null,
     count: values.length,
   });
@@ -59,5 +59,13 @@ describe("stripDots", () => {
     ]);
     expect(samples.every((d) => Math.abs(d.x) <= (SPREAD * 1.4) / 2)).toBe(true);
     expect(samples.map((d) => d.x)).not.toContain(levels[0]?.x);
+  });
+
+  it("marks the replicates of an outlier run as outliers too, as its level", () => {
+    const { samples } = stripDots([strip("after", [5], [4.9, 5.1], true)]);
+    expect(samples.map((d) => [d.outlier, d.label])).toEqual([
+      [true, "after: replicate (outlier run)"],
+      [true, "after: replicate (outlier run)"],
+    ]);
   });
 });

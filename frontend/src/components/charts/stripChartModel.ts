@@ -4,8 +4,8 @@ export interface SideStrip {
   label: string;
   /** One dot per value (a run's level), display units, with the run it opens; hollow if an outlier. */
   levels: { value: number; runId: string; outlier?: boolean }[];
-  /** Smaller, fainter dots (replicates), display units. */
-  samples: number[];
+  /** Smaller, fainter dots (replicates), display units; hollow if their run is an outlier. */
+  samples: { value: number; outlier: boolean }[];
   /** Five-number summary of `levels`, display units; null without values. */
   spread: { min: number; q1: number; median: number; q3: number; max: number } | null;
   count: number;
@@ -25,7 +25,8 @@ export interface StripDot {
   value: number;
   runId?: string;
   label: string;
-  /** A run level a maintainer marked an outlier: drawn hollow, as on the History chart. */
+  /** Of a run a maintainer marked an outlier (its level or replicates): drawn hollow, as on the
+   * History chart, and left out of the box. */
   outlier?: boolean;
 }
 
@@ -45,10 +46,11 @@ export function stripDots(strips: readonly SideStrip[]): { levels: StripDot[]; s
       })),
     ),
     samples: strips.flatMap((s, i) =>
-      s.samples.map((value, j) => ({
+      s.samples.map((sample, j) => ({
         x: i + jitter(j + 0.5) * SPREAD * 1.4,
-        value,
-        label: `${s.label}: replicate`,
+        value: sample.value,
+        label: `${s.label}: replicate${sample.outlier ? " (outlier run)" : ""}`,
+        outlier: sample.outlier,
       })),
     ),
   };

@@ -84,7 +84,7 @@ describe("a change's charts", () => {
     expect(before.levels.map((l) => Number(l.value.toFixed(3)))).toEqual([99, 100, 101, 100, 102]);
     expect(before.samples).toEqual([]);
     expect(before.count).toBe(5);
-    expect(after.samples.map((v) => Number(v.toFixed(3)))).toEqual([129, 131.5]);
+    expect(after.samples.map((s) => Number(s.value.toFixed(3)))).toEqual([129, 131.5]);
     expect(after.spread?.median).toBeCloseTo(130);
     expect(after.spread?.q1).toBeCloseTo(130);
     expect(after.spread?.max).toBeCloseTo(132);
@@ -98,6 +98,9 @@ describe("a change's charts", () => {
     const [before, after] = changeStrips(context, scale, outliers);
     expect(before.levels.map((l) => l.outlier)).toEqual([false, false, true, false, false]);
     expect(after.levels.filter((l) => l.outlier).map((l) => l.runId)).toEqual(["r8"]);
+    expect(after.samples.some((s) => s.outlier)).toBe(false); // r6's replicates; r6 is not marked
+    const [, marked] = changeStrips(context, scale, new Set(["r6"]));
+    expect(marked.samples.map((s) => s.outlier)).toEqual([true, true]);
     expect(changeHistory(context, { series }, scale).lines[0]?.points.some((p) => p.outlier)).toBe(false);
   });
 

@@ -82,7 +82,9 @@ function strip(
       runId: p.run_id,
       outlier: outliers.has(p.run_id),
     })),
-    samples: points.flatMap((p) => (p.samples_base ?? []).map(display)),
+    samples: points.flatMap((p) =>
+      (p.samples_base ?? []).map((v) => ({ value: display(v), outlier: outliers.has(p.run_id) })),
+    ),
     spread: spread
       ? {
           min: display(spread.min),
