@@ -35,6 +35,15 @@ test.describe("study pages", () => {
       "href",
       "https://nequalsonelifestyle.com/2022/02/12/dart-vs-go-rest-server-performance-study/",
     );
+    // Each finding's figure is an image the service draws, loaded as it nears the viewport.
+    const figures = page.locator("li.finding figure.published-figure img");
+    await expect(figures).not.toHaveCount(0);
+    for (const figure of await figures.all()) {
+      await figure.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => figure.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+    }
     await screenshots(page, "study-go-vs-dart-rest");
   });
 

@@ -19,6 +19,7 @@ from benchboard.publication.canvas import (
     Frame,
     Palette,
     canvas,
+    plain_ticks,
     plot_area,
     render_figure,
     style_axes,
@@ -241,6 +242,8 @@ def draw_bars_axes(ax: Axes, figure: BarsFigure, layout: BarsLayout, palette: Pa
         # text.parse_math off would draw as written.
         ax.xaxis.set_major_formatter(LogFormatter())
         ax.xaxis.set_minor_formatter(LogFormatter())
+    else:
+        ax.xaxis.set_major_formatter(plain_ticks())
     if figure.reference is not None and layout.bars:
         ax.axvline(figure.reference, color=palette.neutral, linewidth=1, gid="reference")
     ax.xaxis.label.set_gid("value-axis")

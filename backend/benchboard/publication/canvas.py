@@ -41,6 +41,7 @@ from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
+from matplotlib.ticker import FuncFormatter
 from matplotlib.typing import RcKeyType
 
 from benchboard.publication import render
@@ -137,6 +138,30 @@ def canvas(
     fig.set_size_inches(frame.width / DPI, frame.height / DPI)
     ax.set_position(plot_area(frame, left=left, top=top))
     return fig, ax
+
+
+def plain_number(value: float) -> str:
+    """A number as a reader writes it: thousands separated ("12,340"), else four significant
+    digits ("119.9", "0.25")."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{float(f'{value:.4g}'):g}"
+
+
+# (from, divided by, suffix): thousands get theirs from 10,000, as "5,000" reads well.
+_TICK_SUFFIXES = ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k"))
+
+
+def tick_number(value: float) -> str:
+    """A tick's number, short: "60k", "14M" from 10,000 up, else as plain_number."""
+    for at_least, divisor, suffix in _TICK_SUFFIXES:
+        if abs(value) >= at_least:
+            return f"{value / divisor:.4g}{suffix}"
+    return plain_number(value)
+
+
+def plain_ticks() -> FuncFormatter:
+    """Tick labels in short plain numbers: matplotlib's own write large ones as an offset,
+    "1e7" in the corner and "1.4" at the tick, which a figure shared alone cannot afford."""
+    return FuncFormatter(lambda value, _position: tick_number(value))
 
 
 def style_axes(ax: Axes, palette: Palette, *, tick_points: float = TICK_POINTS) -> None:

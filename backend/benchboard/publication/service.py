@@ -22,6 +22,7 @@ from benchboard.findings.wording import format_factor
 from benchboard.models import Finding
 from benchboard.publication.badge import Badge
 from benchboard.publication.bar_chart import Bar, BarsFigure
+from benchboard.publication.canvas import plain_number
 from benchboard.publication.card import CardFigure
 from benchboard.publication.history_chart import HistoryFigure, Marker
 from benchboard.regressions.service import RegressionFilter, list_regressions
@@ -50,8 +51,7 @@ def identity_words(identity: ResultIdentity) -> str:
 
 def format_value(value: float, unit: str) -> str:
     """Four significant digits and the unit: "119.9 µs", "12,340 req/s"."""
-    text = f"{value:,.0f}" if abs(value) >= 1000 else f"{float(f'{value:.4g}'):g}"
-    return f"{text} {unit}"
+    return f"{plain_number(value)} {unit}"
 
 
 def history_figure(

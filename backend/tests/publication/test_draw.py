@@ -1,6 +1,7 @@
 """Histories and bars are drawn on one kept figure per kind and theme: what was drawn before
 changes nothing."""
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -65,3 +66,44 @@ def test_a_figure_draws_the_same_after_any_other(name: str, image_format: ImageF
         other_format = IMAGE_FORMATS[other_index % 2]
         other(Frame(500 + 100 * other_index, 300, "light", other_format))
         assert FIGURES[name](frame) == first
+
+
+SCIENTIFIC = re.compile(r"\de[+-]?\d")  # "1e7", "+1.4e+07": an offset or a power
+
+
+def tick_texts(svg: bytes) -> list[str]:
+    """The texts of an SVG figure (drawn as paths, each after a comment of its text)."""
+    return re.findall(r"<!-- (.*?) -->", svg.decode())
+
+
+@pytest.mark.parametrize(
+    ("drawing", "ticks"),
+    [
+        (bars(14_300_000.0, 4_300_000.0), ["0", "2M", "4M", "14M", "16M"]),
+        (bars(61_000.0, 18_000.0), ["0", "10k", "60k"]),
+        (bars(120.0, 57.5), ["0", "20", "120"]),
+    ],
+)
+def test_value_ticks_are_short_plain_numbers_with_no_offset(
+    drawing: Drawing, ticks: list[str]
+) -> None:
+    # Left to itself matplotlib writes 14.3M as "1.4" at the tick and "1e7" in a corner.
+    texts = tick_texts(drawing(Frame(500, 300, "light", "svg")))
+    assert set(ticks) <= set(texts)
+    assert not [text for text in texts if SCIENTIFIC.search(text)]
+
+
+def test_a_history_of_large_values_has_plain_ticks() -> None:
+    figure = HistoryFigure(
+        title="requests",
+        caption="rest-root-route · machine test",
+        value_label="total_requests (count)",
+        times=tuple(START + timedelta(days=i) for i in range(5)),
+        values=(14.1e6, 14.3e6, 14.2e6, 14.6e6, 14.4e6),
+        markers=(),
+    )
+    texts = tick_texts(
+        history_chart.draw_history.__wrapped__(figure, Frame(800, 400, "light", "svg"))
+    )
+    assert [text for text in texts if text.endswith("M")]
+    assert not [text for text in texts if SCIENTIFIC.search(text)]
