@@ -1,7 +1,7 @@
 // The dashboard against the real service. Tests that read read only the seed studies (no test
 // uploads into them); tests that write upload into a suite of their own. Any order works.
 import { readFile } from "node:fs/promises";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import type { SeriesList } from "../src/api/types";
 import {
   cell,
@@ -372,6 +372,67 @@ test.describe("errors", () => {
   });
 });
 
+interface WhiskeredBar {
+  size: number;
+  implementation: string;
+  value: number;
+  min: number;
+  max: number;
+}
+
+/** Uploads the bars as one benchmark's results in a suite of their own; Explore of that suite. */
+async function exploreBars(page: Page, service: Service, bars: WhiskeredBar[], unit: "ms" | "count") {
+  const suite = uniqueSuite("whiskers");
+  await service.upload({
+    suite,
+    started_at: "2025-04-01T00:00:00Z",
+    hardware: { name: "e2e-box" },
+    results: bars.map((b) => ({
+      benchmark: "whiskered",
+      params: { size: b.size },
+      language: "go",
+      implementation: b.implementation,
+      metric: unit === "ms" ? "time_per_op" : "errors",
+      unit,
+      value: b.value,
+      stats: { min: b.min, max: b.max },
+    })),
+  });
+  await page.goto(`/explore?suite=${suite}`);
+  const chart = page.locator("figure.chart").first();
+  await expect(chart.locator(".recharts-bar-rectangle")).toHaveCount(bars.length);
+  return chart;
+}
+
+/** Each drawn bar's box, with the whisker and the value label at its height. */
+function drawnBars(chart: Locator) {
+  return chart.locator(".recharts-surface").evaluate((svg) => {
+    const whiskers = [...svg.querySelectorAll(".recharts-errorBar")].map((g) => {
+      const span = g.querySelectorAll("line")[1] as SVGLineElement; // the horizontal line
+      return {
+        y: Number(span.getAttribute("y1")),
+        low: Number(span.getAttribute("x1")),
+        high: Number(span.getAttribute("x2")),
+      };
+    });
+    const labels = [...svg.querySelectorAll("text.bar-value")].map((t) => ({
+      y: Number(t.getAttribute("y")),
+      x: Number(t.getAttribute("x")),
+      text: t.textContent,
+    }));
+    return [...svg.querySelectorAll(".recharts-bar-rectangle path")].map((path) => {
+      const box = (path as SVGGraphicsElement).getBBox();
+      const y = box.y + box.height / 2;
+      return {
+        left: box.x,
+        width: box.width,
+        whisker: whiskers.find((w) => Math.abs(w.y - y) < 1),
+        label: labels.find((l) => Math.abs(l.y - y) < 1),
+      };
+    });
+  });
+}
+
 test.describe("bar charts", () => {
   test("each bar's whisker spans its own min–max, past a group heading, and its value sits past it", async ({
     page,
@@ -385,51 +446,7 @@ test.describe("bar charts", () => {
       { size: 2, implementation: "alpha", value: 30, min: 29, max: 31 },
       { size: 2, implementation: "beta", value: 15, min: 14, max: 16 },
     ];
-    const suite = uniqueSuite("whiskers");
-    await service.upload({
-      suite,
-      started_at: "2025-04-01T00:00:00Z",
-      hardware: { name: "e2e-box" },
-      results: bars.map((b) => ({
-        benchmark: "whiskered",
-        params: { size: b.size },
-        language: "go",
-        implementation: b.implementation,
-        metric: "time_per_op",
-        unit: "ms",
-        value: b.value,
-        stats: { min: b.min, max: b.max },
-      })),
-    });
-    await page.goto(`/explore?suite=${suite}`);
-    const chart = page.locator("figure.chart").first();
-    await expect(chart.locator(".recharts-bar-rectangle")).toHaveCount(bars.length);
-    const drawn = await chart.locator(".recharts-surface").evaluate((svg) => {
-      const middle = (line: Element) => Number(line.getAttribute("y1"));
-      const whiskers = [...svg.querySelectorAll(".recharts-errorBar")].map((g) => {
-        const span = g.querySelectorAll("line")[1] as SVGLineElement; // the horizontal line
-        return {
-          y: middle(span),
-          low: Number(span.getAttribute("x1")),
-          high: Number(span.getAttribute("x2")),
-        };
-      });
-      const labels = [...svg.querySelectorAll("text.bar-value")].map((t) => ({
-        y: Number(t.getAttribute("y")),
-        x: Number(t.getAttribute("x")),
-        text: t.textContent,
-      }));
-      return [...svg.querySelectorAll(".recharts-bar-rectangle path")].map((path) => {
-        const box = (path as SVGGraphicsElement).getBBox();
-        const y = box.y + box.height / 2;
-        return {
-          left: box.x,
-          width: box.width,
-          whisker: whiskers.find((w) => Math.abs(w.y - y) < 1),
-          label: labels.find((l) => Math.abs(l.y - y) < 1),
-        };
-      });
-    });
+    const drawn = await drawnBars(await exploreBars(page, service, bars, "ms"));
     // A linear axis from zero: a bar of `value` is `width` px, so `v` lies at left + width·v/value.
     const widest = Math.max(...drawn.map((d) => d.width));
     const largest = Math.max(...bars.map((b) => b.value));
@@ -444,5 +461,33 @@ test.describe("bar charts", () => {
       expect(d.label.text).toBe(String(bar.value));
       expect(d.label.x, `bar ${bar.value}: its value sits past its whisker`).toBeGreaterThan(at(bar.max));
     }
+  });
+
+  test("on a log axis a whisker down to zero ends at the axis, and the others sit by their decades", async ({
+    page,
+    service,
+  }) => {
+    const bars = [
+      { size: 1, implementation: "alpha", value: 5, min: 0, max: 8 },
+      { size: 1, implementation: "beta", value: 2000, min: 1500, max: 2600 },
+    ];
+    const chart = await exploreBars(page, service, bars, "count");
+    await chart.getByRole("checkbox", { name: "Log scale" }).check();
+    await expect(chart.locator(".recharts-bar-rectangle")).toHaveCount(bars.length);
+    // The axis runs from 1 (the power of ten at or below 5) to 10,000: both bars start at 1, and
+    // `v` lies at left + width·log(v)/log(value).
+    const drawn = (await drawnBars(chart)).sort((a, b) => a.width - b.width);
+    for (const [index, d] of drawn.entries()) {
+      const bar = bars[index] as WhiskeredBar;
+      if (!d.whisker || !d.label) throw new Error(`bar ${bar.value}: its whisker or label is missing`);
+      const at = (v: number) => d.left + (d.width * Math.log(Math.max(v, 1))) / Math.log(bar.value);
+      expect(d.whisker.low, `bar ${bar.value}: whisker's low end`).toBeCloseTo(at(bar.min), 0);
+      expect(d.whisker.high, `bar ${bar.value}: whisker's high end`).toBeCloseTo(at(bar.max), 0);
+      expect(d.label.x).toBeGreaterThan(at(bar.max));
+    }
+    expect(drawn[0]?.whisker?.low, "the whisker down to 0 ends at the axis").toBeCloseTo(
+      drawn[0]?.left ?? 0,
+      0,
+    );
   });
 });

@@ -110,14 +110,20 @@ const CAP = 4;
  * value past the whisker, in display units like the axis. `value` is the bar's row key (see the
  * LabelList's accessor): the label's index counts drawn bars only, not the group rows between them.
  */
-function ValueLabel({ viewBox, value, rows }: LabelProps & { rows: ReadonlyMap<string, BarDatum> }) {
+function ValueLabel({
+  viewBox,
+  value,
+  rows,
+  axisStart,
+}: LabelProps & { rows: ReadonlyMap<string, BarDatum>; axisStart: number | null }) {
   const scale = useXAxisScale();
   const datum = rows.get(String(value));
   if (datum?.value === undefined || !viewBox || !("width" in viewBox)) return null;
   const { x = 0, y = 0, width = 0, height = 0 } = viewBox;
   const { error } = datum;
   const middle = y + height / 2;
-  const low = error ? scale?.(datum.value - error[0]) : undefined;
+  // On a log axis a minimum at or below its start (a count's 0) ends the whisker at the axis.
+  const low = error ? scale?.(Math.max(datum.value - error[0], axisStart ?? -Infinity)) : undefined;
   const high = error ? scale?.(datum.value + error[1]) : undefined;
   const whiskered = low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high);
   return (
@@ -209,7 +215,7 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
           <LabelList
             valueAccessor={(entry) => (entry.payload as BarDatum).key}
             zIndex={DefaultZIndexes.line}
-            content={(props) => <ValueLabel {...props} rows={rows} />}
+            content={(props) => <ValueLabel {...props} rows={rows} axisStart={log?.[0] ?? null} />}
           />
         </Bar>
       </BarChart>
