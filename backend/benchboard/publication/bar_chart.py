@@ -18,8 +18,8 @@ from benchboard.publication.canvas import (
     TICK_POINTS,
     Frame,
     Palette,
+    PlainTicks,
     canvas,
-    plain_ticks,
     plot_area,
     render_figure,
     style_axes,
@@ -243,7 +243,7 @@ def draw_bars_axes(ax: Axes, figure: BarsFigure, layout: BarsLayout, palette: Pa
         ax.xaxis.set_major_formatter(LogFormatter())
         ax.xaxis.set_minor_formatter(LogFormatter())
     else:
-        ax.xaxis.set_major_formatter(plain_ticks())
+        ax.xaxis.set_major_formatter(PlainTicks())
     if figure.reference is not None and layout.bars:
         ax.axvline(figure.reference, color=palette.neutral, linewidth=1, gid="reference")
     ax.xaxis.label.set_gid("value-axis")

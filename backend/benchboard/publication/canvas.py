@@ -29,7 +29,7 @@ figure per theme, and routes run in worker threads: one figure is drawn at a tim
 
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -41,7 +41,7 @@ from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import Formatter
 from matplotlib.typing import RcKeyType
 
 from benchboard.publication import render
@@ -150,18 +150,25 @@ def plain_number(value: float) -> str:
 _TICK_SUFFIXES = ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k"))
 
 
-def tick_number(value: float) -> str:
-    """A tick's number, short: "60k", "14M" from 10,000 up, else as plain_number."""
+def tick_number(value: float, largest: float) -> str:
+    """A tick's number, short, in the suffix of the axis' largest tick: "5k" beside "35k",
+    "14M"; below 10,000 as plain_number."""
     for at_least, divisor, suffix in _TICK_SUFFIXES:
-        if abs(value) >= at_least:
-            return f"{value / divisor:.4g}{suffix}"
+        if abs(largest) >= at_least:
+            return "0" if value == 0 else f"{value / divisor:.4g}{suffix}"
     return plain_number(value)
 
 
-def plain_ticks() -> FuncFormatter:
+class PlainTicks(Formatter):
     """Tick labels in short plain numbers: matplotlib's own write large ones as an offset,
     "1e7" in the corner and "1.4" at the tick, which a figure shared alone cannot afford."""
-    return FuncFormatter(lambda value, _position: tick_number(value))
+
+    def format_ticks(self, values: Sequence[float]) -> list[str]:
+        largest = max((abs(value) for value in values), default=0.0)
+        return [tick_number(value, largest) for value in values]
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return tick_number(x, x)
 
 
 def style_axes(ax: Axes, palette: Palette, *, tick_points: float = TICK_POINTS) -> None:

@@ -15,10 +15,10 @@ from benchboard.publication.canvas import (
     PALETTES,
     Frame,
     Palette,
+    PlainTicks,
     canvas,
     clip,
     fit,
-    plain_ticks,
     plot_area,
     render_figure,
     style_axes,
@@ -73,7 +73,7 @@ def draw_history_axes(
     ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     # Four levels read well at any size; each tick is a few artists to lay out and draw.
     ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
-    ax.yaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(PlainTicks())
     times = date2num(list(figure.times))  # type: ignore[no-untyped-call]
     ax.plot(times, figure.values, color=palette.line, linewidth=1.2, gid="line")
     ax.plot(

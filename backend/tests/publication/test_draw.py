@@ -81,6 +81,7 @@ def tick_texts(svg: bytes) -> list[str]:
     [
         (bars(14_300_000.0, 4_300_000.0), ["0", "2M", "4M", "14M", "16M"]),
         (bars(61_000.0, 18_000.0), ["0", "10k", "60k"]),
+        (bars(31_000.0, 18_000.0), ["0", "5k", "10k", "35k"]),  # one suffix per axis
         (bars(120.0, 57.5), ["0", "20", "120"]),
     ],
 )
@@ -90,6 +91,7 @@ def test_value_ticks_are_short_plain_numbers_with_no_offset(
     # Left to itself matplotlib writes 14.3M as "1.4" at the tick and "1e7" in a corner.
     texts = tick_texts(drawing(Frame(500, 300, "light", "svg")))
     assert set(ticks) <= set(texts)
+    assert "5,000" not in texts
     assert not [text for text in texts if SCIENTIFIC.search(text)]
 
 
