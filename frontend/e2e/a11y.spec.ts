@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { SeriesList } from "../src/api/types";
-import { column, expect, tabTo, test, WIDTHS } from "./fixtures";
+import { column, DESKTOP, expect, tabTo, test, WIDTHS } from "./fixtures";
 import { detectedStep } from "./steps";
 
 const FIO_RUN = "78b4942b-2f4e-493d-84fe-e2814dc4ab9b";
@@ -23,7 +23,7 @@ async function expectAccessible(page: Page, name: string) {
       .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     expect(blocking, `${name} at ${size.width} px`).toEqual([]);
   }
-  await page.setViewportSize(WIDTHS[0] as (typeof WIDTHS)[number]);
+  await page.setViewportSize(DESKTOP);
 }
 
 /** The seed pages: their address and what shows once they are drawn. */

@@ -133,10 +133,11 @@ export async function drawAllCharts(page: Page) {
 }
 
 /** The desktop and phone screens every page is pictured (and scanned) at. */
-export const WIDTHS = [
+export const [DESKTOP, PHONE] = [
   { width: 1400, height: 900 },
   { width: 390, height: 844 },
 ];
+export const WIDTHS = [DESKTOP, PHONE];
 
 /**
  * Full-page pictures at desktop and phone widths in e2e/screenshots/; fails if the page is wider
@@ -155,7 +156,7 @@ export async function screenshots(page: Page, name: string) {
       fullPage: true,
     });
   }
-  await page.setViewportSize(WIDTHS[0] as (typeof WIDTHS)[number]);
+  await page.setViewportSize(DESKTOP);
 }
 
 /** Parses CSV (RFC 4180 quoting) after the leading `#` comment lines. */

@@ -1,7 +1,7 @@
 // Study pages, leaderboards and sweeps against the real service with the seed studies. Reading
 // tests read only the seed studies; the maintainers' tests write into suites of their own.
 import type { SeriesList } from "../src/api/types";
-import { expect, screenshots, test, uniqueSuite } from "./fixtures";
+import { DESKTOP, expect, PHONE, screenshots, test, uniqueSuite } from "./fixtures";
 
 const finding = (page: import("@playwright/test").Page, text: string | RegExp) =>
   page.locator("li.finding").filter({ has: page.locator(".finding-text", { hasText: text }) });
@@ -35,14 +35,25 @@ test.describe("study pages", () => {
       "href",
       "https://nequalsonelifestyle.com/2022/02/12/dart-vs-go-rest-server-performance-study/",
     );
-    // Each finding's figure is an image the service draws, loaded as it nears the viewport.
+    // Each finding's figure is an image the service draws, loaded as it nears the viewport; a
+    // phone gets one drawn at its width (400 px), a desktop the 800 px one.
     const figures = page.locator("li.finding figure.published-figure img");
     await expect(figures).not.toHaveCount(0);
-    for (const figure of await figures.all()) {
-      await figure.scrollIntoViewIfNeeded();
-      await expect
-        .poll(() => figure.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
-        .toBe(true);
+    for (const [size, drawn] of [
+      [PHONE, "chart.svg?width=400&height=300"],
+      [DESKTOP, "chart.svg"],
+    ] as const) {
+      await page.setViewportSize(size);
+      for (const figure of await figures.all()) {
+        await figure.scrollIntoViewIfNeeded();
+        await expect
+          .poll(() =>
+            figure.evaluate((img: HTMLImageElement) =>
+              img.complete && img.naturalWidth > 0 ? img.currentSrc.split("/").at(-1) : "not loaded",
+            ),
+          )
+          .toBe(drawn);
+      }
     }
     await screenshots(page, "study-go-vs-dart-rest");
   });

@@ -13,4 +13,7 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-export const useNarrow = () => useMediaQuery("(max-width: 640px)");
+/** A phone's screen: narrow layouts, and figures drawn narrow. */
+export const NARROW = "(max-width: 640px)";
+
+export const useNarrow = () => useMediaQuery(NARROW);

@@ -4,7 +4,10 @@ import { EmbedButton } from "../../../components/EmbedButton";
 import { findingChartPath } from "../../../lib/embed";
 import { historyHref } from "../../../lib/filters";
 import { runHref, studyHref } from "../../../lib/links";
+import { NARROW } from "../../../lib/useMediaQuery";
 import { differenceText, factorInterval, findingBoardHref, intervalText, sideText } from "../lib/findings";
+
+const NARROW_FIGURE = "width=400&height=300";
 
 function FindingItem({ finding }: { finding: Finding }) {
   const interval = factorInterval(finding);
@@ -21,7 +24,22 @@ function FindingItem({ finding }: { finding: Finding }) {
       </p>
       {finding.note ? <p className="finding-note">{finding.note}</p> : null}
       <figure className="published-figure">
-        <img src={findingChartPath(finding.id)} alt={finding.text} width={800} height={400} loading="lazy" />
+        {/* A phone gets a figure drawn at its width: the 800 px one scaled down has 4 px text. */}
+        <picture>
+          <source
+            media={NARROW}
+            srcSet={`${findingChartPath(finding.id)}?${NARROW_FIGURE}`}
+            width={400}
+            height={300}
+          />
+          <img
+            src={findingChartPath(finding.id)}
+            alt={finding.text}
+            width={800}
+            height={400}
+            loading="lazy"
+          />
+        </picture>
         <EmbedButton
           what={{ image: findingChartPath(finding.id), alt: finding.text, link: studyHref(finding.suite) }}
         />
