@@ -36,6 +36,7 @@ from benchboard.series.router import router as series_router
 from benchboard.studies.router import router as studies_router
 from benchboard.suites.router import router as suites_router
 from benchboard.tool_formats.router import router as tool_formats_router
+from benchboard.warm_up import warm_up
 
 
 def create_app(settings: Settings, *, database_url: str | None = None) -> FastAPI:
@@ -139,8 +140,9 @@ def openapi_document(settings: Settings) -> str:
 def create_app_from_environment() -> FastAPI:
     """Factory for uvicorn workers: settings (and DATABASE_URL) come from the environment."""
     app = create_app(get_settings())
-    # The modules and the app are here for good: keep them out of the collector's full
-    # passes, which walked all of them and cost 60-90 ms of CPU on a 300-pair
-    # compare/modes answer (its few thousand objects set off a full pass).
+    warm_up(app)
+    # The modules, the app and the warmed caches are here for good: keep them out of the
+    # collector's full passes, which walked all of them and cost 60-90 ms of CPU on a
+    # 300-pair compare/modes answer (its few thousand objects set off a full pass).
     gc.freeze()
     return app
