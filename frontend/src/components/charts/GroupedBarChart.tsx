@@ -17,6 +17,7 @@ import { formatNumber } from "../../lib/units";
 import { wrapText } from "../../lib/wrapText";
 import {
   type BarChartModel,
+  type BarChartSlice,
   type BarDatum,
   barData,
   type ChartLine,
@@ -25,6 +26,7 @@ import {
   LINE,
   labelChars,
   linearTicks,
+  MARGIN,
 } from "./barChartModel";
 
 interface GroupedBarChartProps {
@@ -35,8 +37,13 @@ interface GroupedBarChartProps {
   /** The width its box has now in whole pixels, if known: the chart draws at it at once, with no
    * empty render to measure first (it still follows later resizes). */
   width?: number;
+  /** Draws only these lines (see chartSlices), on the whole chart's value axis; all of them if left out. */
+  slice?: BarChartSlice;
   onSelectSeries?: (seriesId: number) => void;
 }
+
+/** The grid's dash pattern ("3 3"), whose period a piece's grid lines go on from. */
+const DASH_PERIOD = 6;
 
 function LineTick({
   x = 0,
@@ -151,14 +158,30 @@ function ValueLabel({
  * Horizontal bars grouped by workload: a bold heading line per group, then one bar per implementation,
  * coloured by mode, with min–max as error bars.
  */
-export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeries }: GroupedBarChartProps) {
+export function GroupedBarChart({
+  chart,
+  narrow,
+  log = null,
+  width,
+  slice,
+  onSelectSeries,
+}: GroupedBarChartProps) {
   const lines = chartLines(chart);
   const byKey = new Map(lines.map((l) => [l.key, l]));
 
-  const data = barData(lines);
+  // The value axis is the whole chart's, whichever lines this draws.
+  const all = barData(lines);
+  const ticks = log ? powerTicks(log) : linearTicks(all);
+  const { start, end, height, offset } = slice ?? {
+    start: 0,
+    end: lines.length,
+    height: groupedBarChartHeight(chart, narrow),
+    offset: 0,
+  };
+  const data = all.slice(start, end);
   const rows = new Map(data.map((d) => [d.key, d]));
-  const height = groupedBarChartHeight(chart, narrow);
-  const ticks = log ? powerTicks(log) : linearTicks(data);
+  const last = end === lines.length;
+  const dashOffset = offset % DASH_PERIOD;
   return (
     <ResponsiveContainer
       width="100%"
@@ -168,11 +191,17 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
       <BarChart
         data={data}
         layout="vertical"
-        margin={{ top: 4, right: 64, bottom: 16, left: 4 }}
+        margin={{ ...MARGIN, top: start === 0 ? MARGIN.top : 0, bottom: last ? MARGIN.bottom : 0 }}
         barCategoryGap={3}
       >
-        <CartesianGrid horizontal={false} strokeDasharray="3 3" className="grid" />
+        <CartesianGrid
+          horizontal={false}
+          strokeDasharray="3 3"
+          strokeDashoffset={dashOffset || undefined}
+          className="grid"
+        />
         <XAxis
+          hide={!last}
           type="number"
           scale={log ? "log" : "auto"}
           domain={log ?? (ticks ? [ticks[0] ?? 0, ticks.at(-1) ?? 0] : [0, "auto"])}
@@ -204,7 +233,7 @@ export function GroupedBarChart({ chart, narrow, log = null, width, onSelectSeri
             if (line?.kind === "bar" && onSelectSeries) onSelectSeries(line.cell.seriesId);
           }}
         >
-          {lines.map((l) => (
+          {data.map((l) => (
             <Cell
               key={l.key}
               fill={l.kind === "bar" ? l.bar.color : "transparent"}

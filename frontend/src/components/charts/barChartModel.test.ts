@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { scaleFor } from "../../lib/units";
-import { type BarChartModel, barData, chartLines, groupedBarChartHeight, linearTicks } from "./barChartModel";
+import {
+  type BarChartModel,
+  barData,
+  chartLines,
+  chartSlices,
+  groupedBarChartHeight,
+  linearTicks,
+} from "./barChartModel";
 
 const bar = (key: string) => ({ key, label: `impl ${key}`, mode: null, color: "#000" });
 const cell = (value: number, seriesId: number) => ({ value, error: null, seriesId });
@@ -97,5 +104,45 @@ describe("groupedBarChartHeight", () => {
       ],
     };
     expect(groupedBarChartHeight(long, true)).toBeGreaterThan(groupedBarChartHeight(long, false));
+  });
+});
+
+describe("chartSlices", () => {
+  const tall = {
+    bars: [bar("a"), bar("b")],
+    rows: Array.from({ length: 50 }, (_, i) => ({
+      key: `w${i}`,
+      label: `workload ${i}`,
+      cells: { a: cell(1, 2 * i), b: cell(2, 2 * i + 1) },
+    })),
+  };
+
+  it("leaves a chart that fits in one piece whole", () => {
+    expect(chartSlices(chart, false)).toEqual([
+      { start: 0, end: 5, height: groupedBarChartHeight(chart, false), offset: 0 },
+    ]);
+  });
+
+  it("cuts a tall chart into pieces of its lines that stack to its height", () => {
+    const slices = chartSlices(tall, false, 40);
+    // 150 lines: 50 groups of a heading and two bars.
+    expect(slices.map((s) => [s.start, s.end])).toEqual([
+      [0, 40],
+      [40, 80],
+      [80, 120],
+      [120, 150],
+    ]);
+    const total = slices.reduce((sum, s) => sum + s.height, 0);
+    expect(total).toBeCloseTo(groupedBarChartHeight(tall, false), 9);
+  });
+
+  it("gives each line the height it has in the whole chart", () => {
+    const [first, second, , last] = chartSlices(tall, false, 40);
+    // The whole chart's plot: its height less the margins (4 + 16) and the axis (30), over 150 lines.
+    const band = (groupedBarChartHeight(tall, false) - 50) / 150;
+    expect(first?.height).toBeCloseTo(4 + 40 * band, 9);
+    expect(second?.height).toBeCloseTo(40 * band, 9);
+    expect(second?.offset).toBeCloseTo(40 * band, 9);
+    expect(last?.height).toBeCloseTo(30 * band + 46, 9);
   });
 });

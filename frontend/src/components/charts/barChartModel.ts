@@ -97,6 +97,52 @@ export function groupedBarChartHeight(chart: Pick<BarChartModel, "bars" | "rows"
   return 40 + lines.length * rowHeight(lines, narrow);
 }
 
+/** The chart's margins, px (its right one holds the values past the longest bar). */
+export const MARGIN = { top: 4, right: 64, bottom: 16, left: 4 };
+/** The height Recharts gives the value axis (XAxis's default). */
+const AXIS_HEIGHT = 30;
+/** The most lines a piece of a tall chart draws: ~40 lines render in a task well under 50 ms. */
+export const SLICE_LINES = 40;
+
+/**
+ * A band of a chart's lines drawn as a chart of its own: a chart of hundreds of lines drawn whole
+ * is one long task (300 lines: 150–250 ms on two cores), and pieces can be drawn one per task and
+ * only near the viewport. Only the first piece has the top margin and only the last the axis.
+ */
+export interface BarChartSlice {
+  /** chartLines(chart).slice(start, end) are drawn. */
+  start: number;
+  end: number;
+  /** The piece's height, px; the pieces' heights add up to groupedBarChartHeight. */
+  height: number;
+  /** Where its plot starts below the whole chart's plot top, px (the grid's dashes go on from there). */
+  offset: number;
+}
+
+/**
+ * The chart in pieces of at most `size` lines, one piece for a chart that fits in one. Each line
+ * keeps the height it has in the whole chart (Recharts shares the plot's height among the lines),
+ * so the pieces stacked are the whole chart.
+ */
+export function chartSlices(
+  chart: Pick<BarChartModel, "bars" | "rows">,
+  narrow: boolean,
+  size = SLICE_LINES,
+): BarChartSlice[] {
+  const count = chartLines(chart).length;
+  const height = groupedBarChartHeight(chart, narrow);
+  if (count <= size) return [{ start: 0, end: count, height, offset: 0 }];
+  const band = (height - MARGIN.top - MARGIN.bottom - AXIS_HEIGHT) / count;
+  const slices: BarChartSlice[] = [];
+  for (let start = 0; start < count; start += size) {
+    const end = Math.min(start + size, count);
+    const top = start === 0 ? MARGIN.top : 0;
+    const bottom = end === count ? MARGIN.bottom + AXIS_HEIGHT : 0;
+    slices.push({ start, end, height: top + (end - start) * band + bottom, offset: start * band });
+  }
+  return slices;
+}
+
 /** A line as the chart's data: its bar's value and whisker offsets; none for a group's heading. */
 export type BarDatum = ChartLine & { value: number | undefined; error: [number, number] | undefined };
 

@@ -1,10 +1,6 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import {
-  type BarChartModel,
-  chartLines,
-  groupedBarChartHeight,
-} from "../../../components/charts/barChartModel";
+import { type BarChartModel, chartLines, chartSlices } from "../../../components/charts/barChartModel";
 import { ChartFigure } from "../../../components/charts/ChartFigure";
 import { GroupedBarChart } from "../../../components/charts/GroupedBarChart";
 import { Legend } from "../../../components/charts/Legend";
@@ -52,17 +48,21 @@ function BarFigure({ chart, narrow }: { chart: BarChartModel; narrow: boolean })
           </label>
         ) : null}
       </div>
-      <WhenVisible height={groupedBarChartHeight(chart, narrow)}>
-        {(width) => (
-          <GroupedBarChart
-            chart={chart}
-            narrow={narrow}
-            log={logOffered && logChosen ? logDomain(values) : null}
-            width={width}
-            onSelectSeries={(id) => navigate(historyHref([id]))}
-          />
-        )}
-      </WhenVisible>
+      {/* A tall chart in pieces, each drawn in a task of its own as it comes near the viewport. */}
+      {chartSlices(chart, narrow).map((slice) => (
+        <WhenVisible key={slice.start} height={slice.height}>
+          {(width) => (
+            <GroupedBarChart
+              chart={chart}
+              narrow={narrow}
+              log={logOffered && logChosen ? logDomain(values) : null}
+              width={width}
+              slice={slice}
+              onSelectSeries={(id) => navigate(historyHref([id]))}
+            />
+          )}
+        </WhenVisible>
+      ))}
     </ChartFigure>
   );
 }
