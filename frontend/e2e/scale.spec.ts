@@ -92,6 +92,61 @@ test.describe("a suite of 3,000 results", () => {
   });
 });
 
+test.describe("a tall chart", () => {
+  test("is drawn in pieces that line up as one chart, with one value axis", async ({ page, service }) => {
+    // One benchmark at 30 sizes, sync and async: 30 headings and 60 bars, 90 lines (pieces of 40).
+    const suite = uniqueSuite("tall");
+    const sizes = Array.from({ length: 30 }, (_, i) => i + 1);
+    await service.upload({
+      suite,
+      started_at: "2026-11-01T02:00:00Z",
+      hardware: { name: "ci-runner-8c" },
+      results: sizes.flatMap((size) =>
+        (["sync", "async"] as const).map((mode) => ({
+          benchmark: "tall",
+          params: { size },
+          language: "dart",
+          implementation: "dart:io",
+          mode,
+          metric: "time_per_op",
+          unit: "us",
+          value: mode === "sync" ? 100 : 10 * size,
+        })),
+      ),
+    });
+    await page.goto(`/explore?suite=${suite}`);
+    const chart = page.locator("figure.chart");
+    await expect(chart.locator(".recharts-surface")).toHaveCount(3);
+    await expect(chart.locator(".recharts-bar-rectangle")).toHaveCount(60);
+    await expect(chart.locator(".recharts-xAxis")).toHaveCount(1);
+    // Every line keeps its place in the whole chart: the bars' middles, across the cuts, are
+    // where the first two bars' spacing puts them (bar k of group g is line 3g + k + 1).
+    const middles = await chart
+      .locator(".recharts-bar-rectangle path")
+      .evaluateAll((paths) => paths.map((p) => p.getBoundingClientRect()).map((b) => b.top + b.height / 2));
+    const [first = 0, second = 0] = middles;
+    const line = second - first;
+    const misplaced = middles.map((y, i) => Math.abs(y - (first + (3 * Math.floor(i / 2) + (i % 2)) * line)));
+    expect(Math.max(...misplaced)).toBeLessThan(0.5);
+    // One value axis: the grid's lines are at the same places in every piece.
+    const grids = await chart
+      .locator(".recharts-surface")
+      .evaluateAll((svgs) =>
+        svgs.map((svg) =>
+          [...svg.querySelectorAll(".recharts-cartesian-grid-vertical line")].map((l) =>
+            l.getAttribute("x1"),
+          ),
+        ),
+      );
+    expect(grids[0]?.length).toBeGreaterThan(1);
+    expect(grids[1]).toEqual(grids[0]);
+    expect(grids[2]).toEqual(grids[0]);
+    // A bar of the last piece opens its history, as any bar does.
+    await chart.locator(".recharts-bar-rectangle").last().click();
+    await expect(page).toHaveURL(/\/history\?series=\d+$/);
+  });
+});
+
 /** The pinned columns' cells of the table are inside the viewport and not covered. */
 async function expectInView(page: Page, ids: string[]) {
   for (const id of ids) {
