@@ -11,8 +11,9 @@ After a deploy, each process's first requests paid for work done once per proces
 
 So each worker builds every route and reads the dashboard's landing reads here, before
 uvicorn lets it accept: the unfiltered series list and one filtered by each dimension (a
-value taken from the facets: a statement shape of its own each), the facets, the
-regressions list and the suites. The answers are dropped; nothing is stored or kept.
+value taken from the facets: a statement shape of its own each), the facets and the
+regressions list the same way, and the suites. The answers are dropped; nothing is
+stored or kept.
 
 A database that is down or slow to come up must not keep the worker from starting: the
 reads give up at the first error, and are then simply cold.
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 # The dashboard's pages ask for pages of this size.
 _PAGE = 100
+# The series dimensions the regressions list filters by (RegressionFilter).
+_REGRESSION_DIMENSIONS = ("suite", "language", "benchmark", "hardware")
 
 
 def warm_up(app: FastAPI) -> None:
@@ -60,13 +63,18 @@ def warm_up_reads(session_factory: sessionmaker[Session]) -> None:
         with session_factory() as session:
             facets = get_facets(session, SeriesFilter())
             list_series(session, SeriesFilter(), limit=_PAGE, cursor=None)
+            list_regressions(session, RegressionFilter(), limit=_PAGE, cursor=None)
             for dimension in DIMENSIONS:
                 values = facets.dimensions.get(dimension)
-                if values:
-                    one = SeriesFilter(**{dimension: (values[0].value,)})  # type: ignore[arg-type]
-                    get_facets(session, one)
-                    list_series(session, one, limit=_PAGE, cursor=None)
-            list_regressions(session, RegressionFilter(), limit=_PAGE, cursor=None)
+                if not values:
+                    continue
+                value = values[0].value
+                one = SeriesFilter(**{dimension: (value,)})  # type: ignore[arg-type]
+                get_facets(session, one)
+                list_series(session, one, limit=_PAGE, cursor=None)
+                if dimension in _REGRESSION_DIMENSIONS:
+                    changes = RegressionFilter(**{dimension: value})  # type: ignore[arg-type]
+                    list_regressions(session, changes, limit=_PAGE, cursor=None)
             list_suites(session, SERVICE)
             session.commit()
     except SQLAlchemyError as error:
