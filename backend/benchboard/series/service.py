@@ -19,7 +19,7 @@ from sqlalchemy import (
     true,
     type_coerce,
 )
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 from sqlalchemy.orm import Session
 
 from benchboard.models import Hardware, Result, Series, SeriesGroup
@@ -215,15 +215,17 @@ def list_series(
     return _series_page(session, keyset_page(session, ids, BY_ID, limit=limit, cursor=cursor))
 
 
-def _page_items() -> Select[tuple[str]]:
+def _page_items() -> Select[tuple[str | None]]:
+    """The page's items joined in id order, one text: a row per item cost ~1 ms more in
+    process for 200 items (4.0-5.4 against 4.8-6.4 ms p50, alternated)."""
     latest = latest_result(Series.id, Series.last_started_at)
+    in_id_order: aggregate_order_by[str] = aggregate_order_by(literal_column("','"), Series.id)
     return (
-        select(_series_json(latest))
+        select(func.string_agg(_series_json(latest), in_id_order))
         .select_from(Series)
         .join(Hardware, Hardware.id == Series.hardware_id)
         .outerjoin(latest, literal_column("true"))
         .where(Series.id == any_(bindparam("page_ids", type_=ARRAY(BigInteger))))
-        .order_by(Series.id)
     )
 
 
@@ -234,8 +236,8 @@ PAGE_ITEMS = _page_items()
 def _series_page(session: Session, page: KeysetPage) -> bytes:
     """The page's items, written by PostgreSQL in id order, and its cursor."""
     page_ids = [row.id for row in page.rows]
-    items = session.scalars(PAGE_ITEMS, {"page_ids": page_ids}).all() if page_ids else []
-    body = ",".join(items).encode()
+    items = session.scalar(PAGE_ITEMS, {"page_ids": page_ids}) if page_ids else None
+    body = (items or "").encode()
     return b'{"items":[' + body + b'],"next_cursor":' + orjson.dumps(page.next_cursor) + b"}"
 
 
