@@ -76,9 +76,13 @@ def recent_results(
 def baseline_start(keys: Sequence[str], starts: Iterable[str]) -> int:
     """Where a series' history is read from, by detection and verdicts alike: the newest
     of `starts` (runs its baseline was reset at) among `keys` (run ids, oldest first). A
-    start not among them (older than the window read, or after it) moves nothing."""
-    position = {key: index for index, key in enumerate(keys)}
-    return max((position.get(key, 0) for key in starts), default=0)
+    start not among them (older than the window read, or after it) moves nothing. Most
+    series have no start: then nothing is built (a map of every key cost ~2 % of a
+    100,000-series check)."""
+    wanted = set(starts)
+    if not wanted:
+        return 0
+    return max((index for index, key in enumerate(keys) if key in wanted), default=0)
 
 
 @dataclass(frozen=True)
