@@ -21,9 +21,9 @@ through the whole stack, to read runs on machines of different speed against eac
 The service's detection worker builds the history snapshots of long series when idle
 (backend/benchboard/series/snapshots.py); the script waits until it has, as a reader
 would find the service some time after the last upload, and says how long that took. A
-whole series' history is then served from its snapshot; the same 2,000 points asked for
-as a window (`since=`) are written per request, as any history is right after an
-upload, and are timed as well.
+whole series' history is then served from its snapshot, and a window (`since=`) is
+sliced from the snapshot of every point (series/every_point.py); right after an upload,
+before the worker has rebuilt them, both are written per request.
 
 History series are picked at random by `--seed`: the same seed reads the same series, so
 a second run finds their pages in the OS page cache, while a seed not used since the
@@ -435,9 +435,9 @@ def endpoints(
         (series_id, (last - (HISTORY_POINTS - 1) * RUN_INTERVAL).isoformat())
         for series_id, last in picked
     ]
-    # A whole series is served from its snapshot; a window is written per request, as
-    # every history is until the worker has built the snapshot after an upload: timed
-    # too, without a target of its own (the issue's is for the 2,000-point history).
+    # A whole series is served from its snapshot, a window sliced from the snapshot of
+    # every point: timed too, without a target of its own at 10M (the issue's is for the
+    # 2,000-point history).
     histories = [
         Endpoint(
             "GET /api/v1/series/{id}/history (2,000 points)",

@@ -563,6 +563,8 @@ class AnnotationDeletion(Base):
 class HistorySnapshot(Base):
     """A long series' whole history as `GET /series/{id}/history?max_points=` writes it:
     the points' JSON, zstd-compressed, built by the workers from `version` of the series.
+    max_points 0 is every point as stored, with `point_index` to slice windows from it
+    (series/every_point.py).
     """
 
     __tablename__ = "history_snapshot"
@@ -576,6 +578,7 @@ class HistorySnapshot(Base):
     max_points: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     version: Mapped[int] = mapped_column(BigInteger)
     points_zstd: Mapped[bytes] = mapped_column(LargeBinary)
+    point_index: Mapped[bytes | None] = mapped_column(LargeBinary)
     built_at: Mapped[datetime] = _created_at()
 
 

@@ -6,7 +6,8 @@ A history answer is the SeriesHistory document (schemas.py) as JSON bytes, in tw
 - the `points` array, one text value written by PostgreSQL: each point's object joined
   from its columns' text (`_POINTS`), or above `max_points` one object per time bucket
   (`_BUCKETS_OF_SERIES`, `_BUCKETS_OF_WINDOW`). For a long series' whole history the
-  same array is read from a snapshot the workers wrote ahead (snapshots.py).
+  same array is read from a snapshot the workers wrote ahead (snapshots.py), and a
+  window of it is sliced from the snapshot of every point (every_point.py).
 
 The array's bytes are spliced into the envelope as its last key, `,"points":[...]}` in
 place of the closing brace: nothing per point is parsed or built in Python. Building
@@ -40,11 +41,12 @@ from datetime import datetime
 
 import zstandard
 from sqlalchemy import ScalarSelect, TextClause, func, null, select, text
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from benchboard import exact_json
 from benchboard.errors import NotFound
 from benchboard.models import HistorySnapshot, Result, Series
+from benchboard.series import every_point
 from benchboard.series.schemas import SeriesIdentity
 from benchboard.series.service import series_identity, series_with_hardware
 from benchboard_ingest.vocabulary import unit_info
@@ -137,8 +139,10 @@ class SeriesSpan:
     first_started_at: datetime | None
     last_started_at: datetime | None
     history_version: int
-    # The points of a current snapshot, compressed, where one was asked for and is kept.
+    # The points of a current snapshot, compressed, where one was asked for and is kept;
+    # of the snapshot of every point, its index too (every_point.py).
     snapshot: bytes | None
+    point_index: bytes | None
 
 
 def get_series_history_json(
@@ -151,13 +155,24 @@ def get_series_history_json(
 ) -> bytes:
     """A SeriesHistory document as JSON bytes."""
     whole = since is None and until is None
-    span = get_series_span(session, series_id, snapshot_of=max_points if whole else None)
-    total = span.result_count
-    if not whole:
-        total = session.scalar(_COUNT, _in_range(span, since=since, until=until)) or 0
-    if span.snapshot is not None:
-        points_json = zstandard.decompress(span.snapshot)
+    if whole:
+        snapshot_of: int | None = max_points
     else:
+        snapshot_of = every_point.EVERY_POINT if every_point.sliceable(since, until) else None
+    span = get_series_span(session, series_id, snapshot_of=snapshot_of)
+    points_json: bytes | None = None
+    if whole:
+        total = span.result_count
+        if span.snapshot is not None:
+            points_json = zstandard.decompress(span.snapshot)
+    elif span.snapshot is not None and span.point_index is not None:
+        window = every_point.window(span.point_index, since=since, until=until)
+        total = window.count
+        if total <= max_points:
+            points_json = window.points_json(span.snapshot)
+    else:
+        total = session.scalar(_COUNT, _in_range(span, since=since, until=until)) or 0
+    if points_json is None:
         points_json = write_points_json(
             session, span, since=since, until=until, total=total, max_points=max_points
         )
@@ -183,10 +198,19 @@ def get_series_span(session: Session, series_id: int, *, snapshot_of: int | None
     """The series' identity and totals, with its current snapshot of `snapshot_of`
     points when one is kept: one statement, which also sets this transaction's plans to
     generic (_GENERIC_PLANS)."""
-    snapshot = null() if snapshot_of is None else _current_snapshot(snapshot_of)
+    snapshot = (
+        null()
+        if snapshot_of is None
+        else _current_snapshot(snapshot_of, HistorySnapshot.points_zstd)
+    )
+    point_index = (
+        _current_snapshot(snapshot_of, HistorySnapshot.point_index)
+        if snapshot_of == every_point.EVERY_POINT
+        else null()
+    )
     query = (
         series_with_hardware()
-        .add_columns(_GENERIC_PLANS, snapshot.label("snapshot"))
+        .add_columns(_GENERIC_PLANS, snapshot.label("snapshot"), point_index.label("point_index"))
         .where(Series.id == series_id)
     )
     row = session.execute(query).one_or_none()
@@ -200,12 +224,15 @@ def get_series_span(session: Session, series_id: int, *, snapshot_of: int | None
         series.last_started_at,
         series.history_version,
         row.snapshot,
+        row.point_index,
     )
 
 
-def _current_snapshot(max_points: int) -> ScalarSelect[bytes]:
+def _current_snapshot(
+    max_points: int, column: InstrumentedAttribute[bytes] | InstrumentedAttribute[bytes | None]
+) -> ScalarSelect[bytes | None]:
     return (
-        select(HistorySnapshot.points_zstd)
+        select(column)
         .where(
             HistorySnapshot.series_id == Series.id,
             HistorySnapshot.max_points == max_points,
@@ -242,6 +269,14 @@ def write_points_json(
     return (points_json or "[]").encode()
 
 
+def write_every_point(session: Session, span: SeriesSpan) -> tuple[bytes, bytes]:
+    """Every point of the series as `_POINTS` writes them, and their index
+    (every_point.py): the points come as rows, each with its start, and are joined here
+    as string_agg joins them."""
+    rows = session.execute(_POINT_ROWS, _in_range(span, since=None, until=None)).all()
+    return every_point.encode([row[0] for row in rows], [row[1].encode() for row in rows])
+
+
 def _in_range(
     span: SeriesSpan, *, since: datetime | None, until: datetime | None
 ) -> dict[str, object]:
@@ -275,6 +310,12 @@ _COUNT = select(func.count()).select_from(Result).where(_IN_RANGE)
 _POINTS = text(
     f"SELECT '[' || string_agg({_POINT_OBJECT}, ',' ORDER BY started_at, run_id) || ']'"  # noqa: S608
     f" FROM result WHERE {_IN_RANGE.text}"
+)
+# The same objects one per row, in the same order, each with its start in microseconds
+# since the epoch (numeric, so exact), for the snapshot of every point.
+_POINT_ROWS = text(
+    "SELECT CAST(extract(epoch FROM started_at) * 1000000 AS int8), "  # noqa: S608
+    f"{_POINT_OBJECT} FROM result WHERE {_IN_RANGE.text} ORDER BY started_at, run_id"
 )
 
 

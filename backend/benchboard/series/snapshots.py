@@ -12,7 +12,8 @@ is written per read. A change to those fields leaves stored snapshots in the old
 layout until they are deleted (history.py's docstring says how).
 
 Only series of `snapshot_min_points` results or more (config.py), and only for the
-`max_points` readers ask for. The workers build them when no detection is due
+`max_points` readers ask for, and every point as stored, from which windows are sliced
+(every_point.py). The workers build them when no detection is due
 (worker.py): the series they have just checked, and what a scan for stale series finds
 when a worker starts and every ten minutes (retention, bulk loads, uploads to branches
 without detection).
@@ -27,11 +28,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.types import Integer
 
 from benchboard.errors import NotFound
-from benchboard.series import history
+from benchboard.series import every_point, history
 
 # The dashboard's history (frontend/src/features/history/api.ts: MAX_POINTS) and the
 # API's default (series/router.py); a test checks both are here.
 MAX_POINTS = (1000, 2000)
+# A long series' snapshots: those, and every point.
+_KINDS = [*MAX_POINTS, every_point.EVERY_POINT]
 # zstd 1: 0.9 ms for 440 KB of points, and no larger than levels 3-12 on this JSON.
 _COMPRESSOR_LEVEL = 1
 
@@ -57,17 +60,18 @@ _LONG = text(
 
 # A snapshot only ever replaces an older one: two workers may build the same series.
 _STORE = text(
-    "INSERT INTO history_snapshot (series_id, max_points, version, points_zstd)"
-    " VALUES (:series_id, :max_points, :version, :points_zstd)"
+    "INSERT INTO history_snapshot (series_id, max_points, version, points_zstd, point_index)"
+    " VALUES (:series_id, :max_points, :version, :points_zstd, :point_index)"
     " ON CONFLICT (series_id, max_points) DO UPDATE SET version = excluded.version,"
-    " points_zstd = excluded.points_zstd, built_at = now()"
+    " points_zstd = excluded.points_zstd, point_index = excluded.point_index,"
+    " built_at = now()"
     " WHERE history_snapshot.version < excluded.version"
 )
 
 
 def stale_series(session: Session, *, min_points: int) -> list[int]:
     """The series whose snapshots are missing or out of date."""
-    rows = session.execute(_STALE, {"min_points": min_points, "max_points": list(MAX_POINTS)})
+    rows = session.execute(_STALE, {"min_points": min_points, "max_points": _KINDS})
     return list(rows.scalars())
 
 
@@ -91,11 +95,24 @@ def build_snapshots(session: Session, series_id: int, *, min_points: int) -> boo
         return False
     current = session.scalar(
         _CURRENT,
-        {"series_id": series_id, "version": span.history_version, "max_points": list(MAX_POINTS)},
+        {"series_id": series_id, "version": span.history_version, "max_points": _KINDS},
     )
-    if current == len(MAX_POINTS):
+    if current == len(_KINDS):
         return False
     compressor = zstandard.ZstdCompressor(level=_COMPRESSOR_LEVEL)
+
+    def store(max_points: int, points_json: bytes, point_index: bytes | None) -> None:
+        session.execute(
+            _STORE,
+            {
+                "series_id": series_id,
+                "max_points": max_points,
+                "version": span.history_version,
+                "points_zstd": compressor.compress(points_json),
+                "point_index": None if point_index is None else compressor.compress(point_index),
+            },
+        )
+
     for max_points in MAX_POINTS:
         points_json = history.write_points_json(
             session,
@@ -105,15 +122,8 @@ def build_snapshots(session: Session, series_id: int, *, min_points: int) -> boo
             total=span.result_count,
             max_points=max_points,
         )
-        session.execute(
-            _STORE,
-            {
-                "series_id": series_id,
-                "max_points": max_points,
-                "version": span.history_version,
-                "points_zstd": compressor.compress(points_json),
-            },
-        )
+        store(max_points, points_json, None)
+    store(every_point.EVERY_POINT, *history.write_every_point(session, span))
     return True
 
 

@@ -1,10 +1,12 @@
 """History snapshots (series/snapshots.py): the same bytes as the live query, served
-only while no result of the series has changed, built by idle workers."""
+only while no result of the series has changed, built by idle workers; windows sliced
+from the snapshot of every point (series/every_point.py)."""
 
 import re
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 import pytest
 import zstandard
 from fastapi.testclient import TestClient
@@ -14,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from benchboard.config import REPO_ROOT
 from benchboard.pipeline.worker import Worker
-from benchboard.series import snapshots
+from benchboard.series import every_point, snapshots
 from tests.builders import result, run
 from tests.history_builder import TEST_WORKER_ID, long_series
 
@@ -74,12 +76,55 @@ def test_a_snapshot_serves_the_live_documents_bytes_in_one_statement(
     )
     assert client.get(f"/api/v1/series/{series_id}/history").json()["points"] == []
     assert len(client.get(f"/api/v1/series/{series_id}/history?max_points=1500").json()["points"])
-    # A window is always read live.
-    window = client.get(
-        f"/api/v1/series/{series_id}/history", params={"since": "2025-01-01T00:00:00Z"}
-    ).json()
-    assert window["total_points"] == RUNS
-    assert len(window["points"]) == 2000
+
+
+# Windows of a series of RUNS points an hour apart from 2025-01-01 00:00 UTC, plus a
+# second point at 2025-01-02 00:00 (TIED). Each is cut from the snapshot's index; the
+# bytes must be the live query's.
+TIED = "2025-01-02T00:00:00Z"
+SLICED_WINDOWS: list[dict[str, Any]] = [
+    {"since": TIED, "max_points": 2500},  # from two points at one time, both in: 2,477
+    {"until": TIED},  # to those two points, both in
+    {"since": "2025-01-03T00:30:00Z", "until": "2025-01-05T12:30:00Z"},  # between points
+    # Another time zone, and a bound a microsecond after a point.
+    {"since": "2025-01-03T01:00:00+01:00", "until": "2025-01-03T05:00:00.000001Z"},
+    {"since": "2025-01-01T00:00:00Z", "until": "2025-01-01T00:00:00Z"},  # the first point
+    {"since": "2024-06-01T00:00:00Z", "until": "2024-12-31T00:00:00Z"},  # before it: none
+    {"since": "2030-01-01T00:00:00Z"},  # after the last: none
+    {"since": "2025-01-05T00:00:00Z", "until": "2025-01-04T00:00:00Z"},  # inverted: none
+]
+# Windows the index counts, but whose points are time buckets written by the live query.
+COUNTED_WINDOWS: list[dict[str, Any]] = [
+    {"since": "2024-01-01T00:00:00Z"},  # all 2,501 points, over the default 2,000
+    {"since": "2025-01-03T00:00:00Z", "until": "2025-01-20T00:00:00Z", "max_points": 100},
+]
+
+
+def test_a_window_is_sliced_from_the_snapshot_of_every_point_with_the_live_bytes(
+    client: TestClient, connection: Connection, auth: dict[str, str]
+) -> None:
+    series_id = long_series(client, connection, auth, runs=RUNS)
+    tied = run(started_at=TIED, results=[result(value=7.0)])
+    assert client.post("/api/v1/runs", json=tied, headers=auth).status_code == 201
+    naive = {"since": "2025-01-03T00:00:00", "until": "2025-01-04T00:00:00"}
+    windows = [*SLICED_WINDOWS, *COUNTED_WINDOWS, naive]
+    live = [_history(client, series_id, **window) for window in windows]
+    assert [len(orjson.loads(document)["points"]) for document in live[:3]] == [2477, 26, 60]
+    snapshots.refresh_snapshots(_session_factory(connection), [series_id], min_points=1)
+    stored = connection.execute(
+        text("SELECT point_index IS NOT NULL FROM history_snapshot WHERE max_points = :every"),
+        {"every": every_point.EVERY_POINT},
+    )
+    assert stored.scalar_one() is True
+    for window, document in zip(windows, live, strict=True):
+        reads = _statements(connection, lambda w=window: _history(client, series_id, **w))
+        assert _history(client, series_id, **window) == document, window
+        if window in SLICED_WINDOWS:
+            assert len(reads) == 1, (window, reads)  # the series and its snapshot, no more
+        elif window in COUNTED_WINDOWS:
+            assert len(reads) == 2, (window, reads)  # and the buckets, but no count
+        else:  # a bound without a time zone is read in the session's zone: live
+            assert len(reads) == 3, (window, reads)
 
 
 @pytest.mark.parametrize("change", ["upload", "delete", "recount"])
@@ -118,6 +163,8 @@ def test_a_change_to_the_series_retires_its_snapshots(
     assert after["total_points"] == expected_total
     assert sum(point["count"] for point in after["points"]) == expected_total
     assert after["points"] != before["points"]
+    window = orjson.loads(_history(client, series_id, since="2024-01-01T00:00:00Z"))
+    assert window["total_points"] == expected_total  # counted live, not from the index
 
 
 def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
@@ -137,7 +184,8 @@ def test_an_idle_worker_builds_the_snapshots_of_long_series_only(
     assert built == (built_before or 0) + 1
     assert worker.snapshots.refresh() is False  # nothing left: the worker sleeps
     stored = connection.execute(text("SELECT series_id, max_points FROM history_snapshot"))
-    assert sorted(stored) == [(series_id, n) for n in sorted(snapshots.MAX_POINTS)]
+    kinds = sorted([*snapshots.MAX_POINTS, every_point.EVERY_POINT])
+    assert sorted(stored) == [(series_id, n) for n in kinds]
     # A new run: the worker checks the series, then rebuilds it; no scan is due.
     body = run(started_at="2026-01-01T00:00:00Z", results=[result(value=99.0)])
     assert client.post("/api/v1/runs", json=body, headers=auth).status_code == 201
