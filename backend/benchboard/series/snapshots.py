@@ -50,7 +50,7 @@ _STALE = text(
 ).bindparams(bindparam("max_points", type_=ARRAY(Integer)))
 
 _CURRENT = text(
-    "SELECT count(*) FROM history_snapshot WHERE series_id = :series_id"
+    "SELECT max_points FROM history_snapshot WHERE series_id = :series_id"
     " AND version = :version AND max_points = ANY(:max_points)"
 ).bindparams(bindparam("max_points", type_=ARRAY(Integer)))
 
@@ -83,8 +83,9 @@ def long_series(session: Session, series_ids: list[int], *, min_points: int) -> 
 
 
 def build_snapshots(session: Session, series_id: int, *, min_points: int) -> bool:
-    """Write the series' snapshots of its current history, unless it is too short or
-    they are current; whether it wrote them.
+    """Write those of the series' snapshots that are not of its current history, unless
+    it is too short; whether it wrote any (a new kind of snapshot, after an upgrade, is
+    written alone).
 
     The version is read before the points (two statements, READ COMMITTED): if an upload
     commits in between, the points are newer than the version they are stored under,
@@ -93,11 +94,12 @@ def build_snapshots(session: Session, series_id: int, *, min_points: int) -> boo
     span = history.get_series_span(session, series_id, snapshot_of=None)
     if span.result_count < min_points:
         return False
-    current = session.scalar(
+    current = session.scalars(
         _CURRENT,
         {"series_id": series_id, "version": span.history_version, "max_points": _KINDS},
     )
-    if current == len(_KINDS):
+    missing = set(_KINDS) - set(current)
+    if not missing:
         return False
     compressor = zstandard.ZstdCompressor(level=_COMPRESSOR_LEVEL)
 
@@ -113,7 +115,7 @@ def build_snapshots(session: Session, series_id: int, *, min_points: int) -> boo
             },
         )
 
-    for max_points in MAX_POINTS:
+    for max_points in sorted(missing - {every_point.EVERY_POINT}):
         points_json = history.write_points_json(
             session,
             span,
@@ -123,7 +125,8 @@ def build_snapshots(session: Session, series_id: int, *, min_points: int) -> boo
             max_points=max_points,
         )
         store(max_points, points_json, None)
-    store(every_point.EVERY_POINT, *history.write_every_point(session, span))
+    if every_point.EVERY_POINT in missing:
+        store(every_point.EVERY_POINT, *history.write_every_point(session, span))
     return True
 
 

@@ -207,3 +207,26 @@ def test_the_dashboards_and_the_apis_max_points_are_snapshotted(client: TestClie
         p["schema"]["default"] for p in history["get"]["parameters"] if p["name"] == "max_points"
     ]
     assert {int(dashboard.group(1)), default} == set(snapshots.MAX_POINTS)
+
+
+def test_a_missing_kind_of_snapshot_is_built_alone(
+    client: TestClient, connection: Connection, auth: dict[str, str]
+) -> None:
+    """After the upgrade that added the snapshot of every point, workers write only it."""
+    series_id = long_series(client, connection, auth, runs=RUNS)
+    factory = _session_factory(connection)
+    snapshots.refresh_snapshots(factory, [series_id], min_points=1)
+    connection.execute(
+        text("UPDATE history_snapshot SET built_at = '2000-01-01T00:00:00Z'"),
+    )
+    connection.execute(
+        text("DELETE FROM history_snapshot WHERE max_points = :every"),
+        {"every": every_point.EVERY_POINT},
+    )
+    with Session(bind=connection) as session:
+        assert snapshots.stale_series(session, min_points=1) == [series_id]
+    assert snapshots.refresh_snapshots(factory, [series_id], min_points=1) == 1
+    rebuilt = connection.execute(
+        text("SELECT max_points FROM history_snapshot WHERE built_at > '2000-01-01T00:00:00Z'")
+    )
+    assert list(rebuilt.scalars()) == [every_point.EVERY_POINT]
