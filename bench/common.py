@@ -225,6 +225,13 @@ class BenchService:
             os.killpg(process.pid, signal.SIGKILL)  # the group this benchmark started
             process.wait()
 
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU seconds used so far by the processes this service started (the API's
+        workers and the detection worker) and by its PostgreSQL (every backend)."""
+        postmaster = int((self.data_dir / "pg" / "postmaster.pid").read_text().split()[0])
+        service = [process.pid for process in self.processes if process.poll() is None]
+        return tree_cpu_seconds(service), tree_cpu_seconds([postmaster])
+
     def stop(self) -> None:
         for process in self.processes:
             self.stop_process(process)
@@ -459,6 +466,33 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     print("  ".join("-" * width for width in widths))
     for row in rows:
         print(line(row))
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(roots: Collection[int]) -> float:
+    """User and system CPU seconds of these processes and all below them (/proc): each
+    live one's own and its reaped children's, so a backend that has exited still counts,
+    in its parent's."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # exited meanwhile
+            continue
+        fields = text[text.rindex(")") + 2 :].split()  # after the command's name
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        ticks[pid] = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    inside = set(roots) & ticks.keys()
+    grew = True
+    while grew:
+        below = {pid for pid, parent in parents.items() if parent in inside} - inside
+        inside |= below
+        grew = bool(below)
+    return sum(ticks[pid] for pid in inside) / _CLOCK_TICKS
 
 
 def machine_summary() -> str:

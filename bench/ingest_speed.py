@@ -19,6 +19,11 @@ measures, in one invocation:
    connection), a `GET /api/v1/health` after every fifth: uploads/s, results/s, p50/p99
    latency against the health p50 of the same run.
 
+Uploads/s moves with whatever else the two cores do (a worker's check, autovacuum), so
+the CPU the uploads cost is counted too, from /proc: user and system seconds of the
+service's processes (API and detection workers) and of PostgreSQL's, from before each
+upload until its check is committed (for the small ones, the whole loop).
+
 Times are HTTP response times, what a runner waits for. Detection lag is from an
 upload's 201 to the worker's commit of the check that covered it: for a big upload
 until the queue is empty, for small ones by polling their series' queue rows every
@@ -260,6 +265,15 @@ class Measurements:
     small_lags_s: list[float] = field(default_factory=list)
     small_wall_s: float = 0.0
     small_drain_s: float = 0.0
+    # CPU seconds (service, PostgreSQL): each big upload of 2. with its check; the loop of 4.
+    upload_cpu_s: list[tuple[float, float]] = field(default_factory=list)
+    small_cpu_s: tuple[float, float] = (0.0, 0.0)
+
+
+def cpu_used(service: BenchService, before: tuple[float, float]) -> tuple[float, float]:
+    """CPU seconds (service, PostgreSQL) since `before` (BenchService.cpu_seconds)."""
+    now = service.cpu_seconds()
+    return now[0] - before[0], now[1] - before[1]
 
 
 def measure(
@@ -292,9 +306,11 @@ def measure(
             print(f"repeat {repeat + 1}/{REPEATS}: upload and COPY", flush=True)
             clock += timedelta(hours=1)
             body = upload_body(identities, figures(BIG_RUN_RESULTS, rng), clock)
+            cpu_before = service.cpu_seconds()
             elapsed, answered = post_run(client, body)
             found.upload_s.append(elapsed)
             found.detection_s.append(wait_until_checked(service.database_url, answered))
+            found.upload_cpu_s.append(cpu_used(service, cpu_before))
             wait_until_settled(service.database_url)
             clock += timedelta(hours=1)
             rows = copy_rows(uuid.uuid4(), clock, identities, ids, figures(BIG_RUN_RESULTS, rng))
@@ -313,6 +329,7 @@ def measure(
             bodies.append(upload_body(small, figures(SMALL_RUN_RESULTS, rng), clock))
         touched = ids[:SMALL_RUN_RESULTS]
         with LagWatch(service.database_url) as watch:
+            cpu_before = service.cpu_seconds()
             wall = time.perf_counter()
             for index, body in enumerate(bodies):
                 elapsed, answered = post_run(client, body)
@@ -325,6 +342,7 @@ def measure(
             found.small_wall_s = time.perf_counter() - wall
             watch.wait_all()
             found.small_drain_s = time.perf_counter() - wall - found.small_wall_s
+            found.small_cpu_s = cpu_used(service, cpu_before)
         found.small_lags_s = watch.lags
     return found
 
@@ -366,6 +384,12 @@ def report(found: Measurements) -> None:
     def seconds(values: list[float]) -> str:
         return " ".join(f"{value:.2f}" for value in values)
 
+    def cpu_ms(used: tuple[float, float], per: float) -> str:
+        service_ms, postgres_ms = (1000 * value / per for value in used)
+        return f"{service_ms:.1f} + {postgres_ms:.1f} = {service_ms + postgres_ms:.1f} ms"
+
+    big_cpu = sorted(found.upload_cpu_s, key=sum)[len(found.upload_cpu_s) // 2]
+
     print()
     print(
         f"Ingest speed - {machine_summary()}, `benchboard serve` (2 API workers,"
@@ -398,6 +422,12 @@ def report(found: Measurements) -> None:
             f">= {TARGET_RATIO}x COPY",
         ],
         [
+            "  CPU per 1,000 results, upload and its check: service + PostgreSQL (median)",
+            cpu_ms(big_cpu, n / 1000),
+            "",
+            "",
+        ],
+        [
             f"upload {n:,} results right after another's 201 (1x; {found.contended_queued:,}"
             " series of that one queued when sent)",
             f"{n / found.contended_upload_s:,.0f} results/s",
@@ -414,6 +444,12 @@ def report(found: Measurements) -> None:
             f"{small:,} of {SMALL_RUNS:,} sequential uploads x {SMALL_RUN_RESULTS} results",
             f"{small / found.small_wall_s:,.1f} uploads/s",
             f"{found.small_wall_s:.2f}",
+            "",
+        ],
+        [
+            "  CPU per upload, with its check: service + PostgreSQL",
+            cpu_ms(found.small_cpu_s, small),
+            "",
             "",
         ],
         [
@@ -471,6 +507,11 @@ def report(found: Measurements) -> None:
     print(
         f"The small uploads ran back to back with the worker; the last one was checked"
         f" {found.small_drain_s:.2f} s after its response."
+    )
+    print(
+        "CPU is user + system time from /proc of the service's processes and PostgreSQL's;"
+        " the small uploads' includes their health requests and this benchmark's polling"
+        " of the detection queue every 20 ms."
     )
     if small < SMALL_RUNS:
         print(
