@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from benchboard.models import DetectionQueue
@@ -115,3 +115,29 @@ def test_a_queued_series_that_was_deleted_is_checked_to_nothing(
     queue.enqueue_series(session, [987_654_321])  # no such series (the queue has no FK)
     assert check_queued(client).series == 0
     assert _queue(session) == []
+
+
+def test_claims_are_planned_for_the_queue_as_it_is_each_time(
+    client: TestClient, auth: dict[str, str], session: Session
+) -> None:
+    """The queue swings between empty and a big upload's 100,000 series. A worker's
+    connection prepares its repeated statements, and a generic plan made while the
+    queue was empty (nested loops over sequential scans) took 13 s a claim at 96,000
+    rows until autoanalyze replaced it (bench/README.md, stop 39)."""
+    _upload(client, auth, day=0)
+    series_ids = [row.series_id for row in _queue(session)]
+    for _ in range(12):  # past psycopg's prepare threshold and PostgreSQL's 5 custom plans
+        queue.enqueue_series(session, series_ids)
+        claimed = queue.claim_batch(
+            session, worker=TEST_WORKER_ID, limit=10, claim_timeout=timedelta(minutes=1)
+        )
+        queue.finish_batch(session, worker=TEST_WORKER_ID, claimed=claimed)
+    assert _queue(session) == []
+    plans = session.execute(
+        text(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+            " WHERE statement LIKE '%detection_queue%'"
+        )
+    ).all()
+    assert len(plans) >= 5  # claims and finishes were prepared, as in a worker
+    assert [generic for generic, _ in plans] == [0] * len(plans)
