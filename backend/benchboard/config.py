@@ -62,6 +62,12 @@ class Settings(BaseSettings):
     detect_claim_timeout_s: float = 600.0
     # Idle workers wake on NOTIFY; this is the longest they sleep without one.
     detect_poll_s: float = 5.0
+    # After a batch smaller than detect_batch_size, a worker claims again only this much
+    # later: a stream of small uploads is checked once per pause, not once per upload.
+    detect_settle_s: float = Field(default=0.25, ge=0)
+    # Workers run at this much lower CPU priority (os.nice): on a shared machine an upload
+    # or a read is served first, and a check takes the cores they leave.
+    detect_nice: int = Field(default=10, ge=0, le=19)
     # A claim is a lease: a batch whose worker died is claimable again after this,
     # doubling with each attempt (at most 2**9 times); a failed check backs off alike.
     detect_retry_s: float = 5.0

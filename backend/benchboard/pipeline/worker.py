@@ -2,6 +2,11 @@
 nothing to check, it keeps partitions and history snapshots up (upkeep.py); a thread
 sends webhooks (deliveries.py).
 
+It runs at a lower CPU priority than the API (BENCHBOARD_DETECT_NICE), and after a batch
+smaller than a full one it pauses (BENCHBOARD_DETECT_SETTLE_S) before claiming again:
+under a stream of small uploads the queue coalesces each series' requests meanwhile, so
+the stream is checked once per pause instead of once per upload (README.md, "Settling").
+
 Any number run side by side, on one machine or many sharing the database. Each holds a
 lease on its claims (presence.py) on a connection that also LISTENs for new work.
 SIGTERM or SIGINT stops it cleanly: the batch in hand is finished and committed; a second
@@ -9,6 +14,7 @@ signal abandons it (rolled back and given back).
 """
 
 import logging
+import math
 import os
 import signal
 import threading
@@ -60,6 +66,7 @@ class Worker:
         self.presence: Presence | None = None
         self.claimed: list[Claimed] = []
         self.parent_pid: int | None = None
+        self.partial_claim_at = -math.inf  # time.monotonic() of the last partial batch
         self.partitions = PartitionUpkeep(self.session_factory)
         self.snapshots = SnapshotUpkeep(
             self.session_factory, min_points=self.settings.snapshot_min_points
@@ -103,6 +110,7 @@ class Worker:
                     if self.presence is None:
                         self.connect()
                     self.partitions.maintain()
+                    self._settle()
                     if self.run_once() is None and not self.snapshots.refresh():
                         self._sleep()
                 except (OperationalError, psycopg.OperationalError):
@@ -128,6 +136,8 @@ class Worker:
             )
         if not self.claimed:
             return None
+        if len(self.claimed) < self.settings.detect_batch_size:
+            self.partial_claim_at = time.monotonic()
         checker = BatchChecker(
             self.session_factory,
             self.worker_id,
@@ -141,6 +151,12 @@ class Worker:
             self.claimed = []
         self.snapshots.checked(long_series)
         return report
+
+    def _settle(self) -> None:
+        """Wait out the pause after a partial batch (a full one means a backlog: no pause)."""
+        wait = self.partial_claim_at + self.settings.detect_settle_s - time.monotonic()
+        if wait > 0:
+            self.stopping.wait(wait)
 
     def _sleep(self) -> None:
         assert self.presence is not None
@@ -178,6 +194,7 @@ def run_worker(
     settings: Settings, database_url: str, engine: Engine, *, parent_pid: int | None = None
 ) -> None:
     """The `benchboard worker` process body; with `parent_pid`, it ends with that parent."""
+    os.nice(settings.detect_nice)
     worker = Worker(settings, make_session_factory(engine), database_url)
     worker.parent_pid = parent_pid
     worker.run()

@@ -4,7 +4,9 @@ Each test uses its own suite (see conftest.Committing) and deletes it afterwards
 """
 
 import logging
+import os
 import signal
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -179,3 +181,51 @@ def _healthy(http: httpx.Client, exit_code: int | None) -> bool:
         return http.get("/api/v1/health").status_code == 200
     except httpx.TransportError:
         return False
+
+
+def test_a_worker_pauses_after_a_partial_batch_and_never_after_a_full_one(
+    committing: Committing, engine: Engine, tmp_path: Path
+) -> None:
+    """A backlog is claimed batch after batch; after a partial batch the worker waits
+    BENCHBOARD_DETECT_SETTLE_S, so the uploads of a stream coalesce in the queue meanwhile."""
+    benchmarks = BENCHMARKS[:5]
+    committing.upload(committing.run_body(0, 100.0, benchmarks))
+    env = service_env(engine, detect_batch_size="2", detect_settle_s="600")
+    with processes(tmp_path) as start:
+        worker = start(["worker"], env)
+        # Batches of 2, 2 and 1: a pause after a full one would outlast wait_for's guard.
+        wait_for("the backlog is checked", lambda: committing.queued() == 0)
+        committing.upload(committing.run_body(1, 100.0, benchmarks))
+        time.sleep(2.0)  # without the pause, the upload's NOTIFY has it checked in ms
+        assert committing.queued() == len(benchmarks)
+        assert worker.stop() == 0  # a stop ends the pause at once
+    _quiet(worker.output())
+
+
+def test_workers_run_at_a_lower_cpu_priority_than_the_api(engine: Engine, tmp_path: Path) -> None:
+    """Uploads and reads come first on a shared machine (BENCHBOARD_DETECT_NICE, 10)."""
+    port = free_port()
+    with processes(tmp_path) as start:
+        service = start(["serve"], service_env(engine, port=str(port), detect_workers="1"))
+        wait_for("the worker listens", lambda: _workers_listening(engine) >= 1)
+        children = _children(service.popen.pid)
+        workers = [pid for pid in children if "worker" in _command_line(pid)]
+        api = [pid for pid in children if pid not in workers]
+        assert len(workers) == 1
+        assert api
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, service.popen.pid) == own
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in api] == [own] * len(api)
+        assert os.getpriority(os.PRIO_PROCESS, workers[0]) == min(19, own + 10)
+        assert service.stop() == 0
+
+
+def _children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task")
+    return [
+        int(child) for task in tasks.iterdir() for child in (task / "children").read_text().split()
+    ]
+
+
+def _command_line(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
