@@ -122,6 +122,7 @@ def _partners(sync: Any, series_filter: SeriesFilter) -> Any:
         return (
             select(partner.id.label("id"), partner.implementation.label("implementation"))
             .where(
+                _pairing_key_hash(partner) == _pairing_key_hash(sync),
                 partner.mode == "async",
                 *(getattr(partner, c) == getattr(sync, c) for c in _PAIRING_KEY),
                 condition(partner),
@@ -164,6 +165,12 @@ def _partners(sync: Any, series_filter: SeriesFilter) -> Any:
         .correlate(sync)
         .lateral("partners")
     )
+
+
+def _pairing_key_hash(series: Any) -> Any:
+    """The leading column of `ix_series_pairing` (a SQL function, migration 5c8e2a7d9f14);
+    the key's columns are compared too, so a collision never pairs."""
+    return func.pairing_key_hash(*(getattr(series, c) for c in _PAIRING_KEY))
 
 
 def _pairable_keys(series_filter: SeriesFilter) -> Select[Any]:

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Connection, event
 
 from benchboard.compare.pairing import Candidate, pair_modes, params_compatible
 from tests.builders import result, run
@@ -165,3 +166,31 @@ def test_params_compatible_with_the_same_keys_or_on_the_shared_ones() -> None:
     assert not params_compatible({"n": 1, "direct": 0}, {"n": 1, "direct": 1})
     assert params_compatible({"direct": 0}, {"direct": 0, "iodepth": 32})
     assert not params_compatible({"direct": 0, "n": 1}, {"direct": 0, "n": 2, "iodepth": 32})
+
+
+def test_partners_are_found_on_the_pairing_index(
+    client: TestClient, connection: Connection
+) -> None:
+    """The partner lookup's expressions are the index's own (a hash of the pairing key, the
+    mode, the params' hashes): the plan can read ix_series_pairing. An expression that
+    drifted from the migration's would leave only a scan of `series` (a million rows)."""
+    statements: list[tuple[str, Any]] = []
+
+    def capture(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        if "pairing_key_hash" in statement:
+            statements.append((statement, parameters))
+
+    event.listen(connection, "before_cursor_execute", capture)
+    try:
+        assert pairs(client)
+    finally:
+        event.remove(connection, "before_cursor_execute", capture)
+    (statement, parameters), *_ = statements
+    # On these few rows any index of `series` is as good: the test's transaction drops them.
+    for index in ("ix_series_suite_benchmark", "ix_series_language_mode", "ix_series_hardware_id"):
+        connection.exec_driver_sql(f"DROP INDEX {index}")
+    connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
+    plan = "\n".join(
+        row[0] for row in connection.exec_driver_sql(f"EXPLAIN {statement}", parameters)
+    )
+    assert "ix_series_pairing" in plan, plan
