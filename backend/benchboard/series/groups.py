@@ -50,6 +50,9 @@ def moved_group_counts(update: str, *, was: str) -> str:
         " AS few,"
         f" count(*) FILTER (WHERE now < {SHORT_RUNS})"
         f" - count(*) FILTER (WHERE was < {SHORT_RUNS}) AS short"
-        f" FROM counted WHERE least(was, now) < {SHORT_RUNS} GROUP BY {key}) AS c"
+        # Only the series that crossed a threshold move a count: an upload of 100,000 new
+        # series (0 -> 1 result, counted short by the insert trigger) groups none of them.
+        f" FROM counted WHERE (was < {FEW_RUNS}) <> (now < {FEW_RUNS})"
+        f" OR (was < {SHORT_RUNS}) <> (now < {SHORT_RUNS}) GROUP BY {key}) AS c"
         f" WHERE {_MATCH} AND (c.few <> 0 OR c.short <> 0)"
     )
