@@ -215,15 +215,16 @@ class Series(Base):
         Index("ix_series_suite_benchmark", "suite", "benchmark"),
         Index("ix_series_language_mode", "language", "mode"),
         Index("ix_series_hardware_id", "hardware_id"),
-        # A series' other-mode partners (compare/modes.py): the pairing key, the mode,
-        # then the params' keys and the params, all hashed but the mode (equal params are
-        # one descent; a narrow entry is a third of the cost of a new series' row).
+        # The async partners of a sync series (compare/modes.py): the pairing key, then
+        # the params' keys and the params, all hashed (equal params are one descent; a
+        # narrow entry is a third of the cost of a new series' row). Only async series are
+        # ever looked up: the others cost an upload nothing here.
         Index(
             "ix_series_pairing",
             text("pairing_key_hash(suite, branch, benchmark, language, hardware_id, metric)"),
-            "mode",
             text("param_keys_hash(params)"),
             text("jsonb_hash_extended(params, 0)"),
+            postgresql_where=text("mode = 'async'"),
         ),
     )
 

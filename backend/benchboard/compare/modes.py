@@ -105,6 +105,9 @@ def _side_columns(series: Any, name: str) -> tuple[list[Any], Any]:
 # Aliases cost a mapper each: built once (0.05 s a request at load 8).
 _CANDIDATES = tuple(aliased(Series, name=f"candidate_{n}") for n in range(3))
 _PARTNER = aliased(Series, name="partner")
+# `ix_series_pairing` holds async series only: a literal, so that a generic plan of a
+# prepared statement can read it too (a bound mode would not imply its predicate).
+_ASYNC = literal_column("'async'", Text)
 
 
 def _partners(sync: Any, series_filter: SeriesFilter) -> Any:
@@ -123,7 +126,7 @@ def _partners(sync: Any, series_filter: SeriesFilter) -> Any:
             select(partner.id.label("id"), partner.implementation.label("implementation"))
             .where(
                 _pairing_key_hash(partner) == _pairing_key_hash(sync),
-                partner.mode == "async",
+                partner.mode == _ASYNC,
                 *(getattr(partner, c) == getattr(sync, c) for c in _PAIRING_KEY),
                 condition(partner),
                 # The machine is the sync side's, which the filter's `hardware` checks.
